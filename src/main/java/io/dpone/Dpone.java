@@ -1,0 +1,52 @@
+package io.dpone;
+
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.EmbeddedDefaults;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.report.RunReport;
+import io.dpone.route.DponeCamel;
+import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.ProgressListener;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The public Java API. {@code Dpone.run(manifest, runId)} goes through the same admission, route, gates and
+ * report as {@code dpone run}: it starts the camel-main context, runs, and stops it.
+ */
+public final class Dpone {
+    private Dpone() {
+    }
+
+    /** Runs {@code manifest} with {@code runId} using the process's connection context. Never throws for a run failure. */
+    public static RunReport run(Path manifest, String runId) {
+        return run(manifest, runId, ConnectionContext.fromEnvironment(), ProgressListener.NONE);
+    }
+
+    /** Runs with an explicit connection context and progress listener. */
+    public static RunReport run(Path manifest, String runId, ConnectionContext context, ProgressListener progress) {
+        Instant started = Instant.now();
+        BatchManifest m;
+        try {
+            m = ManifestLoader.load(manifest);
+        } catch (DponeException e) {
+            return failed(runId, e.blockers(), started);
+        }
+        try (DponeCamel camel = DponeCamel.start(null, false)) {
+            return new FullRefreshRunner(camel, context, EmbeddedDefaults.home()).run(m, runId, progress);
+        } catch (DponeException e) {
+            return failed(runId, e.blockers(), started);
+        }
+    }
+
+    private static RunReport failed(String runId, List<Blocker> blockers, Instant started) {
+        Instant end = Instant.now();
+        return new RunReport(RunReport.SCHEMA, runId, false, null, null, null, null, 0, 0, 0, 0, false, List.of(),
+            blockers, Map.of(), started, end, java.time.Duration.between(started, end).toMillis(), 0);
+    }
+}

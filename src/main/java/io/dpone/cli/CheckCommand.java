@@ -1,0 +1,52 @@
+package io.dpone.cli;
+
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dpone check MANIFEST}: static validation, no connection opened, every problem reported at once. */
+@Command(name = "check", description = "Validate a batch manifest and its connection refs without side effects.")
+public final class CheckCommand implements Callable<Integer> {
+    public static final String SCHEMA = "dpone.check.v1";
+
+    @Parameters(index = "0", paramLabel = "MANIFEST")
+    Path manifest;
+
+    @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    /** The check document. */
+    public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers) {
+    }
+
+    @Override
+    public Integer call() {
+        List<Blocker> blockers = new ArrayList<>();
+        String route = null;
+        try {
+            BatchManifest m = ManifestLoader.load(manifest);
+            route = m.sink().options().route();
+            ConnectionContext ctx = ConnectionContext.fromEnvironment();
+            ctx.check(m.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref").ifPresent(blockers::add);
+            ctx.check(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref").ifPresent(blockers::add);
+        } catch (DponeException e) {
+            blockers.addAll(e.blockers());
+        }
+        CheckReport report = new CheckReport(SCHEMA, manifest.getFileName().toString(), blockers.isEmpty(), route,
+            blockers);
+        String text = blockers.isEmpty() ? "check passed: " + report.manifest() + " (route " + route + ")\n"
+            : "check found " + blockers.size() + " blocker(s) in " + report.manifest() + ":\n"
+                + Output.blockersText(blockers);
+        return Output.emit(report.passed(), report, text, format);
+    }
+}

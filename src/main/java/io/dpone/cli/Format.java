@@ -1,0 +1,6 @@
+package io.dpone.cli;
+
+/** {@code --format}. */
+public enum Format {
+    json, text
+}

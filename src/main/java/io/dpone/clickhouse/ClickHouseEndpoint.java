@@ -1,0 +1,36 @@
+package io.dpone.clickhouse;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A ClickHouse the runtime talks to: a real server over the official HTTP client, or the embedded engine.
+ * Everything above this interface is written once. Statements are built by {@link ClickHouseSql}, which quotes
+ * identifiers and literals; implementations add no SQL of their own beyond the insert shape below.
+ */
+public interface ClickHouseEndpoint extends AutoCloseable {
+
+    /** Runs a statement that returns no rows (DDL, INSERT ... SELECT, EXCHANGE, SYSTEM ...). */
+    void execute(String sql);
+
+    /** Runs a query and returns its rows; each value is its text form, SQL NULL is {@code null}. */
+    List<List<String>> query(String sql);
+
+    /**
+     * Loads one spooled chunk file. The statement run is
+     * {@code INSERT INTO table (columns) SELECT selectList FROM <chunk as format with structure>}: the embedded
+     * engine reads the file with {@code file()}, a server receives its bytes through {@code input()}.
+     */
+    void insertFile(InsertFile insert);
+
+    /** A short, secret-free description of the endpoint kind ({@code embedded} or {@code server}). */
+    String kind();
+
+    @Override
+    void close();
+
+    /** The parts of a chunk insert; SQL fragments must come from {@link ClickHouseSql}. */
+    record InsertFile(String table, String columns, String selectList, Path file, String format, String structure,
+                      String settings) {
+    }
+}

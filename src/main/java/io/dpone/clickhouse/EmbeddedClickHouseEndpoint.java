@@ -1,0 +1,143 @@
+package io.dpone.clickhouse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.clickhouse.chdb.ChdbConnection;
+import io.dpone.clickhouse.chdb.ChdbException;
+import io.dpone.clickhouse.chdb.ChdbInstaller;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The embedded ClickHouse (chDB). chDB allows one data path per process, so endpoints on the same path share
+ * one engine session; opening a second path while the first is in use is refused with a clear error.
+ */
+public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<Path, Shared> OPEN = new HashMap<>();
+
+    private final Shared shared;
+    private boolean closed;
+
+    private EmbeddedClickHouseEndpoint(Shared shared) {
+        this.shared = shared;
+    }
+
+    /** Opens (or joins) the embedded engine whose data lives in {@code dataPath}. */
+    public static EmbeddedClickHouseEndpoint open(Path dataPath) {
+        Path key = dataPath.toAbsolutePath().normalize();
+        synchronized (OPEN) {
+            Shared shared = OPEN.get(key);
+            if (shared == null) {
+                if (!OPEN.isEmpty()) {
+                    throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
+                        "the embedded ClickHouse is already open on another data directory in this process");
+                }
+                shared = new Shared(key, connect(key));
+                OPEN.put(key, shared);
+            }
+            shared.users++;
+            return new EmbeddedClickHouseEndpoint(shared);
+        }
+    }
+
+    private static ChdbConnection connect(Path dataPath) {
+        try {
+            Files.createDirectories(dataPath);
+            Path library = ChdbInstaller.forUserCache().ensureInstalled();
+            return ChdbConnection.open(library, dataPath);
+        } catch (ChdbException e) {
+            throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
+                "embedded ClickHouse is unavailable: " + e.getMessage());
+        } catch (IOException e) {
+            throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
+                "embedded ClickHouse data directory cannot be created");
+        }
+    }
+
+    @Override
+    public void execute(String sql) {
+        run(sql, "TSV");
+    }
+
+    @Override
+    public List<List<String>> query(String sql) {
+        byte[] out = run(sql, "JSONCompactEachRow");
+        List<List<String>> rows = new ArrayList<>();
+        try {
+            for (String line : new String(out, StandardCharsets.UTF_8).split("\n")) {
+                if (line.isEmpty()) {
+                    continue;
+                }
+                JsonNode row = JSON.readTree(line);
+                List<String> values = new ArrayList<>(row.size());
+                for (JsonNode v : row) {
+                    values.add(v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
+                }
+                rows.add(values);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+
+    @Override
+    public void insertFile(InsertFile insert) {
+        String sql = "INSERT INTO " + insert.table() + " (" + insert.columns() + ") SELECT " + insert.selectList()
+            + " FROM file(" + ClickHouseSql.literal(insert.file().toAbsolutePath().toString()) + ", "
+            + ClickHouseSql.literal(insert.format()) + ", " + ClickHouseSql.literal(insert.structure()) + ")"
+            + (insert.settings() == null || insert.settings().isBlank() ? "" : " SETTINGS " + insert.settings());
+        execute(sql);
+    }
+
+    @Override
+    public String kind() {
+        return "embedded";
+    }
+
+    private byte[] run(String sql, String format) {
+        if (closed) {
+            throw new IllegalStateException("endpoint is closed");
+        }
+        try {
+            return shared.connection.query(sql, format);
+        } catch (ChdbException e) {
+            throw new ClickHouseQueryException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (OPEN) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (--shared.users == 0) {
+                OPEN.remove(shared.path);
+                shared.connection.close();
+            }
+        }
+    }
+
+    private static final class Shared {
+        final Path path;
+        final ChdbConnection connection;
+        int users;
+
+        Shared(Path path, ChdbConnection connection) {
+            this.path = path;
+            this.connection = connection;
+        }
+    }
+}

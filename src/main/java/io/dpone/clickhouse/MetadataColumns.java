@@ -1,0 +1,29 @@
+package io.dpone.clickhouse;
+
+import java.util.List;
+
+/** The four lineage columns every dpone target carries. */
+public final class MetadataColumns {
+    public static final String RUN_ID = "__dpone__run_id";
+    public static final String LOAD_ID = "__dpone__load_id";
+    public static final String LOADED_AT = "__dpone__loaded_at";
+    public static final String EXTRACTED_AT = "__dpone__extracted_at";
+    public static final List<String> NAMES = List.of(RUN_ID, LOAD_ID, LOADED_AT, EXTRACTED_AT);
+
+    private MetadataColumns() {
+    }
+
+    /** Column definitions for CREATE TABLE. */
+    public static String ddl() {
+        return ClickHouseSql.id(RUN_ID) + " String, " + ClickHouseSql.id(LOAD_ID) + " String, "
+            + ClickHouseSql.id(LOADED_AT) + " DateTime64(3, 'UTC'), " + ClickHouseSql.id(EXTRACTED_AT)
+            + " DateTime64(3, 'UTC')";
+    }
+
+    /** The SELECT expressions that fill them for one load. */
+    public static String values(String runId, String loadId, java.time.Instant extractedAt) {
+        return ClickHouseSql.literal(runId) + ", " + ClickHouseSql.literal(loadId) + ", now64(3, 'UTC'), "
+            + "toDateTime64(" + ClickHouseSql.literal(extractedAt.toString().replace("T", " ").replace("Z", ""))
+            + ", 3, 'UTC')";
+    }
+}

@@ -1,0 +1,49 @@
+package io.dpone.clickhouse;
+
+import io.dpone.quality.TargetStats;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Computes {@link TargetStats} for a loaded table in one scan: row count, NULLs per column, the typed hash
+ * (xxHash64 of each row's RowBinary bytes, summed with wrap-around) and the metadata-column checks.
+ */
+public final class TableStatsReader {
+    private TableStatsReader() {
+    }
+
+    public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
+                                   String runId, int sampleModulo) {
+        List<List<String>> present = ch.query("SELECT name FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
+        List<String> names = present.stream().map(r -> r.get(0)).toList();
+        boolean metadataPresent = names.containsAll(MetadataColumns.NAMES);
+
+        List<String> select = new ArrayList<>();
+        select.add("count()");
+        for (String c : columns) {
+            select.add("countIf(" + ClickHouseSql.id(c) + " IS NULL)");
+        }
+        String filter = sampleModulo > 1 ? "h % " + sampleModulo + " = 0" : "1";
+        select.add("sumIf(h, " + filter + ")");
+        select.add("countIf(" + filter + ")");
+        select.add(metadataPresent
+            ? "countIf(" + ClickHouseSql.id(MetadataColumns.RUN_ID) + " != " + ClickHouseSql.literal(runId)
+                + " OR " + ClickHouseSql.id(MetadataColumns.LOAD_ID) + " = ''"
+                + " OR toYear(" + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") < 2000"
+                + " OR toYear(" + ClickHouseSql.id(MetadataColumns.EXTRACTED_AT) + ") < 2000)"
+            : "0");
+        String sql = "WITH xxHash64(formatRowNoNewline('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
+            + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table);
+        List<String> row = ch.query(sql).get(0);
+        Map<String, Long> nulls = new LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+            nulls.put(columns.get(i), Long.parseLong(row.get(1 + i)));
+        }
+        int k = 1 + columns.size();
+        return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
+            Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)));
+    }
+}

@@ -1,0 +1,50 @@
+package io.dpone.connect;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The connection context used when no {@code DPONE_RUNTIME_CONNECTION_CONTEXT} is configured: a local H2 database
+ * in SQL Server mode ({@code mssql_demo}, seeded by {@code dpone demo seed}), the embedded ClickHouse
+ * ({@code clickhouse_default}) and an in-process S3 ({@code s3_stage}), all under {@code $DPONE_HOME}
+ * (default {@code ~/.cache/dpone/embedded}). No credentials are involved.
+ */
+public final class EmbeddedDefaults {
+    public static final String SOURCE_ALIAS = "mssql_demo";
+    public static final String CLICKHOUSE_ALIAS = "clickhouse_default";
+    public static final String S3_ALIAS = "s3_stage";
+
+    private EmbeddedDefaults() {
+    }
+
+    /** The embedded home directory. */
+    public static Path home() {
+        String configured = System.getenv("DPONE_HOME");
+        return configured != null && !configured.isBlank()
+            ? Path.of(configured)
+            : Path.of(System.getProperty("user.home"), ".cache", "dpone", "embedded");
+    }
+
+    /** The JDBC URL of an H2 database in SQL Server mode at {@code file}. */
+    public static String h2Url(Path file) {
+        return "jdbc:h2:file:" + file.toAbsolutePath()
+            + ";MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE";
+    }
+
+    static ConnectionContext context() {
+        return context(home());
+    }
+
+    /** The embedded default rooted at {@code home}. */
+    public static ConnectionContext context(Path home) {
+        Map<String, ContextEntry> entries = new LinkedHashMap<>();
+        entries.put(SOURCE_ALIAS, new ContextEntry(SOURCE_ALIAS, ConnectionType.MSSQL,
+            h2Url(home.resolve("source").resolve("demo")), "sa", null, null, false, Map.of()));
+        entries.put(CLICKHOUSE_ALIAS, new ContextEntry(CLICKHOUSE_ALIAS, ConnectionType.CLICKHOUSE, null, null,
+            null, null, true, Map.of("path", home.resolve("clickhouse").toString())));
+        entries.put(S3_ALIAS, new ContextEntry(S3_ALIAS, ConnectionType.S3, null, null, null, null, true,
+            Map.of("path", home.resolve("s3").toString())));
+        return ConnectionContext.of(entries, true);
+    }
+}

@@ -1,0 +1,55 @@
+package io.dpone.error;
+
+/**
+ * Stable blocker codes. Codes are part of the product contract: never rename one; add new ones in the same
+ * dotted style and list them in {@code docs/blockers.md} (a test keeps the two in step).
+ */
+public enum BlockerCode {
+    // manifest shape (dpone check)
+    MANIFEST_UNREADABLE("manifest.unreadable"),
+    MANIFEST_INVALID_YAML("manifest.invalid_yaml"),
+    MANIFEST_UNKNOWN_KEY("manifest.unknown_key"),
+    MANIFEST_MISSING_FIELD("manifest.missing_field"),
+    MANIFEST_WRONG_TYPE("manifest.wrong_type"),
+    MANIFEST_INVALID_VALUE("manifest.invalid_value"),
+    MANIFEST_INVALID_IDENTIFIER("manifest.invalid_identifier"),
+    MANIFEST_LITERAL_SECRET("manifest.literal_secret"),
+    // connections
+    CONNECTION_REF_UNKNOWN("connection.ref_unknown"),
+    CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),
+    CONNECTION_CONTEXT_INVALID("connection.context_invalid"),
+    CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
+    CONNECTION_FAILED("connection.failed"),
+    // run arguments
+    RUN_ID_INVALID("run.run_id_invalid"),
+    // source
+    SOURCE_TABLE_MISSING("source.table_missing"),
+    SOURCE_TYPE_UNSUPPORTED("source.type_unsupported"),
+    SOURCE_READ_FAILED("source.read_failed"),
+    SOURCE_VALUE_OUT_OF_RANGE("source.value_out_of_range"),
+    SOURCE_MAX_BYTES_EXCEEDED("source.max_source_bytes_exceeded"),
+    // sink
+    SINK_ENGINE_UNAVAILABLE("sink.embedded_engine_unavailable"),
+    SINK_DATABASE_NOT_ATOMIC("sink.database_not_atomic"),
+    SINK_LOAD_FAILED("sink.load_failed"),
+    SINK_PUBLISH_FAILED("sink.publish_failed"),
+    SINK_TARGET_SCHEMA_MISMATCH("sink.target_schema_mismatch"),
+    // quality gates
+    QUALITY_ROW_COUNT_MISMATCH("quality.row_count_mismatch"),
+    QUALITY_NULL_COUNT_MISMATCH("quality.null_count_mismatch"),
+    QUALITY_TYPED_HASH_MISMATCH("quality.typed_hash_mismatch"),
+    QUALITY_METADATA_COLUMNS_MISSING("quality.metadata_columns_missing"),
+    QUALITY_STALE_ARTIFACTS("quality.stale_artifacts"),
+    // generic
+    INTERNAL_ERROR("runtime.internal_error");
+
+    private final String code;
+
+    BlockerCode(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,7 @@
+package io.dpone.route;
+
+import java.nio.file.Path;
+
+/** One spooled chunk of encoded rows: what a Camel exchange carries through the split. */
+public record Chunk(int index, Path file, long rows, long bytes) {
+}

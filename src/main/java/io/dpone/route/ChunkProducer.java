@@ -1,0 +1,202 @@
+package io.dpone.route;
+
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.format.ByteBuf;
+import io.dpone.format.RowBinaryEncoder;
+import io.dpone.quality.SourceStats;
+import io.dpone.source.RowCursor;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.SourceTable;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import net.jpountz.xxhash.XXHash64;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * Reads the source on its own thread, encodes rows as RowBinary into chunk files of {@code chunkRows} rows, and
+ * hands them to the route through a bounded queue (capacity 2), so reading/encoding overlaps loading while memory
+ * stays bounded by one row buffer and two spooled chunks on disk. While encoding it computes the source side of
+ * the quality gates. The route consumes it as an {@link Iterator} in a streaming split.
+ */
+public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
+    private static final Object END = new Object();
+    private static final XXHash64 XXH = XXHashFactory.fastestInstance().hash64();
+
+    private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
+    private final RowCursor cursor;
+    private final SourceTable table;
+    private final Path spoolDir;
+    private final int chunkRows;
+    private final int sampleModulo;
+    private final Long maxBytes;
+    private final AtomicLong rowsRead = new AtomicLong();
+    private final LongConsumer progress;
+    private volatile boolean cancelled;
+    private volatile SourceStats stats;
+    private volatile long readNanos;
+    private Thread thread;
+    private Object next;
+
+    public ChunkProducer(RowCursor cursor, SourceTable table, Path spoolDir, int chunkRows, int sampleModulo,
+                         Long maxBytes, LongConsumer progress) {
+        this.cursor = cursor;
+        this.table = table;
+        this.spoolDir = spoolDir;
+        this.chunkRows = chunkRows;
+        this.sampleModulo = sampleModulo;
+        this.maxBytes = maxBytes;
+        this.progress = progress;
+    }
+
+    public void start() {
+        thread = new Thread(this::produce, "dpone-source-reader");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void produce() {
+        int columns = table.columns().size();
+        long[] nulls = new long[columns];
+        long rows = 0;
+        long hash = 0;
+        long hashed = 0;
+        long bytes = 0;
+        long started = System.nanoTime();
+        Object[] row = new Object[columns];
+        ByteBuf buf = new ByteBuf(64 * 1024);
+        RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
+        try {
+            int index = 0;
+            boolean more = true;
+            while (more && !cancelled) {
+                Path file = spoolDir.resolve(String.format("chunk-%06d.rowbinary", index));
+                long chunkRowCount = 0;
+                long chunkBytes = 0;
+                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+                    while (chunkRowCount < chunkRows && (more = cursor.next(row))) {
+                        buf.reset();
+                        encoder.encode(row, buf);
+                        long h = XXH.hash(buf.array(), 0, buf.length(), 0);
+                        if (sampleModulo <= 1 || Long.remainderUnsigned(h, sampleModulo) == 0) {
+                            hash += h;
+                            hashed++;
+                        }
+                        for (int i = 0; i < columns; i++) {
+                            if (row[i] == null) {
+                                nulls[i]++;
+                            }
+                        }
+                        buf.writeTo(out);
+                        chunkBytes += buf.length();
+                        chunkRowCount++;
+                        if ((++rows & 0x3FF) == 0) {
+                            rowsRead.set(rows);
+                            progress.accept(rows);
+                        }
+                    }
+                }
+                bytes += chunkBytes;
+                if (maxBytes != null && bytes > maxBytes) {
+                    Files.deleteIfExists(file);
+                    throw new DponeException(BlockerCode.SOURCE_MAX_BYTES_EXCEEDED, "sink.strategy.max_source_bytes",
+                        "the encoded source exceeds max_source_bytes (" + maxBytes + ")");
+                }
+                if (chunkRowCount == 0) {
+                    Files.deleteIfExists(file);
+                } else {
+                    put(new Chunk(index++, file, chunkRowCount, chunkBytes));
+                }
+            }
+            rowsRead.set(rows);
+            progress.accept(rows);
+            readNanos = System.nanoTime() - started;
+            stats = SourceStats.of(rows, table.columns().stream().map(SourceColumn::name).toList(), nulls, hash,
+                hashed, bytes);
+            put(END);
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            queue.clear();
+            queue.offer(e instanceof IOException io ? new UncheckedIOException(io) : e);
+        } finally {
+            cursor.close();
+        }
+    }
+
+    private void put(Object item) throws InterruptedException {
+        while (!cancelled) {
+            if (queue.offer(item, 200, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (next == null) {
+            try {
+                next = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the source reader");
+            }
+        }
+        if (next instanceof RuntimeException e) {
+            next = END;
+            throw e;
+        }
+        return next != END;
+    }
+
+    @Override
+    public Chunk next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        Chunk c = (Chunk) next;
+        next = null;
+        return c;
+    }
+
+    /** The source-side statistics; available once the iterator is exhausted. */
+    public SourceStats stats() {
+        if (stats == null) {
+            throw new IllegalStateException("source not fully read");
+        }
+        return stats;
+    }
+
+    public long rowsRead() {
+        return rowsRead.get();
+    }
+
+    public long readNanos() {
+        return readNanos;
+    }
+
+    @Override
+    public void close() {
+        cancelled = true;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.dpone.route;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.main.Main;
+
+/**
+ * The camel-main context every entry point starts (CLI, Java API, {@code dpone serve}): YAML DSL routes from the
+ * classpath plus an optional directory, the processors bound by name, and one shared error policy.
+ */
+public final class DponeCamel implements AutoCloseable {
+    public static final String CLASSPATH_ROUTES = "classpath:routes/config/*.yaml,classpath:routes/*.yaml";
+
+    private final Main main;
+    private final ProducerTemplate template;
+
+    private DponeCamel(Main main) throws Exception {
+        this.main = main;
+        this.template = main.getCamelContext().createProducerTemplate();
+    }
+
+    /** Starts a context with the shipped routes, plus {@code extraRoutesPattern} (e.g. {@code file:/routes/*.yaml}). */
+    public static DponeCamel start(String extraRoutesPattern, boolean jmx) {
+        Main main = new Main();
+        main.configure().withRoutesIncludePattern(extraRoutesPattern == null || extraRoutesPattern.isBlank()
+            ? CLASSPATH_ROUTES : CLASSPATH_ROUTES + "," + extraRoutesPattern);
+        main.configure().withJmxEnabled(jmx);
+        main.configure().withName("dpone");
+        main.configure().withShutdownTimeout(30);
+        main.bind("prepareStaging", new PrepareStagingProcessor());
+        main.bind("loadChunk", new LoadChunkProcessor());
+        main.bind("qualityGates", new QualityGateProcessor());
+        main.bind("publish", new PublishProcessor());
+        main.bind("cleanupAudit", new CleanupAuditProcessor());
+        main.bind("failedRun", new FailedRunProcessor());
+        try {
+            main.start();
+            return new DponeCamel(main);
+        } catch (Exception e) {
+            throw new IllegalStateException("the Camel runtime failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    public CamelContext context() {
+        return main.getCamelContext();
+    }
+
+    /** Sends {@code body} to {@code direct:routeId} and waits; the route's failure is rethrown. */
+    public Object call(String routeId, Object body) {
+        if (context().getRoute(routeId) == null) {
+            throw new IllegalArgumentException("no route with id " + routeId);
+        }
+        return template.requestBody("direct:" + routeId, body);
+    }
+
+    @Override
+    public void close() {
+        try {
+            template.close();
+        } catch (Exception ignored) {
+            // closing a producer template cannot lose data
+        }
+        main.stop();
+    }
+}

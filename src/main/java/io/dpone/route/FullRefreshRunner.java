@@ -1,0 +1,87 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseQueryException;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.Redactor;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.report.RunReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.camel.CamelExecutionException;
+
+/**
+ * Runs one full refresh through its Camel route and turns the outcome, success or typed failure, into a
+ * {@link RunReport}. Never throws for a run failure: the report carries the blockers.
+ */
+public final class FullRefreshRunner {
+    public static final Pattern RUN_ID = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$");
+
+    private final DponeCamel camel;
+    private final ConnectionContext context;
+    private final Path workDir;
+
+    public FullRefreshRunner(DponeCamel camel, ConnectionContext context, Path workDir) {
+        this.camel = camel;
+        this.context = context;
+        this.workDir = workDir;
+    }
+
+    public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
+        if (runId == null || !RUN_ID.matcher(runId).matches()) {
+            throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
+                "run id must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        TransferRun run = new TransferRun(manifest, runId, context, workDir, progress);
+        run.routeId = manifest.sink().options().route();
+        List<Blocker> blockers = List.of();
+        try {
+            camel.call(run.routeId, run);
+        } catch (RuntimeException e) {
+            blockers = blockersOf(e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e);
+        } finally {
+            closeQuietly(run);
+        }
+        return report(run, blockers);
+    }
+
+    static List<Blocker> blockersOf(Throwable t) {
+        if (t instanceof DponeException d) {
+            return d.blockers();
+        }
+        if (t instanceof ClickHouseQueryException) {
+            return List.of(Blocker.of(BlockerCode.SINK_LOAD_FAILED, "sink",
+                "ClickHouse rejected a statement: " + Redactor.global().describe(t)));
+        }
+        return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
+    }
+
+    private static void closeQuietly(TransferRun run) {
+        if (run.producer != null) {
+            run.producer.close();
+        }
+        if (run.source != null) {
+            run.source.close();
+        }
+        if (run.clickhouse != null) {
+            run.clickhouse.close();
+        }
+    }
+
+    private static RunReport report(TransferRun run, List<Blocker> blockers) {
+        Instant end = Instant.now();
+        long ms = Math.max(1, Duration.between(run.startedAt, end).toMillis());
+        boolean passed = blockers.isEmpty();
+        var m = run.manifest;
+        long sourceRows = run.sourceStats != null ? run.sourceStats.rows() : 0;
+        return new RunReport(RunReport.SCHEMA, run.runId, passed, run.routeId, m.name(),
+            m.source().table().toString(), m.sink().table().toString(), sourceRows, run.rowsLoaded, run.bytesLoaded,
+            run.chunksLoaded, run.resumedAfterPublish, run.gates, blockers, run.stepMillis, run.startedAt, end, ms,
+            run.rowsLoaded * 1000 / ms);
+    }
+}

@@ -1,0 +1,42 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseEndpoint.InsertFile;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.source.SourceColumn;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/** Loads one RowBinary chunk into the staging table (the split body), then deletes the spooled file. */
+public final class LoadChunkProcessor implements Processor {
+    @Override
+    public void process(Exchange exchange) {
+        Chunk chunk = exchange.getIn().getBody(Chunk.class);
+        TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        long t0 = System.nanoTime();
+        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
+        columns.addAll(MetadataColumns.NAMES);
+        String structure = run.table.columns().stream()
+            .map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType()).collect(Collectors.joining(", "));
+        run.clickhouse.insertFile(new InsertFile(
+            ClickHouseSql.table(run.manifest.sink().stagingSchema(), run.stagingTable),
+            ClickHouseSql.idList(columns),
+            "*, " + MetadataColumns.values(run.runId, run.loadId, run.extractedAt),
+            chunk.file(), "RowBinary", structure, null));
+        try {
+            Files.deleteIfExists(chunk.file());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run.rowsLoaded += chunk.rows();
+        run.bytesLoaded += chunk.bytes();
+        run.chunksLoaded++;
+        run.addStep("clickhouse_load", t0);
+    }
+}

@@ -1,0 +1,106 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.clickhouse.TableAdmin;
+import io.dpone.connect.ConnectionType;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.SinkSpec;
+import io.dpone.source.JdbcSourceReader;
+import io.dpone.source.SourceColumn;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * First step of a full refresh: connect, check the target databases are Atomic, recognise a resume of this run
+ * id (target already holds this run's generation, or a leftover staging table of this run), describe the source,
+ * create the staging table, and start the chunk producer. Every check here happens before any source row is read.
+ */
+public final class PrepareStagingProcessor implements Processor {
+    public static final String CHUNKS = "dponeChunks";
+
+    @Override
+    public void process(Exchange exchange) {
+        TransferRun run = exchange.getIn().getBody(TransferRun.class);
+        exchange.setProperty(RouteProperties.RUN, run);
+        long t0 = System.nanoTime();
+        SinkSpec sink = run.manifest.sink();
+        run.clickhouse = ClickHouseEndpoints.open(
+            run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
+        TableAdmin admin = new TableAdmin(run.clickhouse);
+        admin.ensureAtomicDatabase(sink.table().schema(), "sink.table.schema");
+        admin.ensureAtomicDatabase(sink.stagingSchema(), "sink.staging.schema");
+        run.stagingTable = StagingNames.staging(sink.table().name(), run.runKey);
+
+        if (admin.comment(sink.table().schema(), sink.table().name()).filter(run.generationComment()::equals)
+                .isPresent()) {
+            // a previous attempt of this run id already published; only its cleanup can be outstanding
+            run.resumedAfterPublish = true;
+            run.published = true;
+            exchange.setProperty(CHUNKS, List.of().iterator());
+            run.addStep("prepare", t0);
+            return;
+        }
+        admin.drop(sink.stagingSchema(), run.stagingTable); // our own leftover from a crashed attempt, if any
+
+        run.source = JdbcSourceReader.open(
+            run.context.resolve(run.manifest.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref"));
+        run.table = run.source.describe(run.manifest.source().table(), run.manifest.source().columns());
+        List<String> orderBy = orderBy(run);
+        run.clickhouse.execute("CREATE TABLE " + ClickHouseSql.table(sink.stagingSchema(), run.stagingTable) + " ("
+            + run.table.columns().stream().map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType())
+                .collect(Collectors.joining(", "))
+            + ", " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY "
+            + (orderBy.isEmpty() ? "tuple()" : "(" + ClickHouseSql.idList(orderBy) + ")")
+            + " COMMENT " + ClickHouseSql.literal(run.generationComment()));
+        try {
+            run.spoolDir = Files.createDirectories(run.workDir.resolve("spool").resolve(run.runKey));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run.extractedAt = Instant.now();
+        run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize()), run.table,
+            run.spoolDir, run.manifest.source().chunkRows(), run.manifest.quality().hashSampleModulo(),
+            sink.maxSourceBytes(), run.progress::rowsRead);
+        run.producer.start();
+        exchange.setProperty(CHUNKS, run.producer);
+        run.addStep("prepare", t0);
+    }
+
+    private static List<String> orderBy(TransferRun run) {
+        List<String> wanted = run.manifest.sink().options().orderBy();
+        List<Blocker> blockers = new ArrayList<>();
+        List<String> resolved = new ArrayList<>();
+        List<String> candidates = wanted.isEmpty() ? run.table.primaryKey() : wanted;
+        for (int i = 0; i < candidates.size(); i++) {
+            String name = candidates.get(i);
+            SourceColumn c = run.table.columns().stream().filter(col -> col.name().equalsIgnoreCase(name))
+                .findFirst().orElse(null);
+            if (c == null || c.nullable()) {
+                if (!wanted.isEmpty()) {
+                    blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "sink.options.order_by[" + i + "]",
+                        "order_by column '" + name + "' is not a selected non-nullable source column"));
+                }
+                if (wanted.isEmpty()) {
+                    return List.of(); // a primary key column not selected or nullable: no sort key
+                }
+            } else {
+                resolved.add(c.name());
+            }
+        }
+        if (!blockers.isEmpty()) {
+            throw new DponeException(blockers);
+        }
+        return resolved;
+    }
+}

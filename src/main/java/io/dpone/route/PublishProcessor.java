@@ -1,0 +1,35 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.TableAdmin;
+import io.dpone.manifest.SinkSpec;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * Atomic finalize: records the run's gate evidence durably, then swaps the staging table into the target name
+ * with one {@code EXCHANGE TABLES} (or {@code RENAME} for a first load), and drops the predecessor, which now sits
+ * under this run's own staging name. A crash after the swap is recognised on resume by the target's generation
+ * comment, so the swap is never repeated.
+ */
+public final class PublishProcessor implements Processor {
+    @Override
+    public void process(Exchange exchange) {
+        TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        SinkSpec sink = run.manifest.sink();
+        TableAdmin admin = new TableAdmin(run.clickhouse);
+        if (!run.resumedAfterPublish) {
+            long t0 = System.nanoTime();
+            RunJournal.save(run);
+            if (admin.exists(sink.table().schema(), sink.table().name())) {
+                admin.exchange(sink.stagingSchema(), run.stagingTable, sink.table().schema(), sink.table().name());
+            } else {
+                admin.rename(sink.stagingSchema(), run.stagingTable, sink.table().schema(), sink.table().name());
+            }
+            run.published = true;
+            run.addStep("finalize", t0);
+        }
+        long t1 = System.nanoTime();
+        admin.drop(sink.stagingSchema(), run.stagingTable);
+        run.addStep("cleanup", t1);
+    }
+}

@@ -1,0 +1,47 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.TableStatsReader;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.quality.GateResult;
+import io.dpone.quality.MetadataColumnsGate;
+import io.dpone.quality.NullCountGate;
+import io.dpone.quality.QualityGate;
+import io.dpone.quality.RowCountGate;
+import io.dpone.quality.TargetStats;
+import io.dpone.quality.TypedHashGate;
+import io.dpone.source.SourceColumn;
+import java.util.List;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * Runs the quality gates on the loaded staging table against the source-side statistics. Any failed gate stops
+ * the route before publication; the error policy then drops the staging table, so the target is untouched.
+ */
+public final class QualityGateProcessor implements Processor {
+    @Override
+    public void process(Exchange exchange) {
+        TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        if (run.resumedAfterPublish) {
+            run.gates.addAll(RunJournal.load(run).gates());
+            return;
+        }
+        long t0 = System.nanoTime();
+        run.sourceStats = run.producer.stats();
+        run.stepMillis.put("source_read", run.producer.readNanos() / 1_000_000);
+        List<String> columns = run.table.columns().stream().map(SourceColumn::name).toList();
+        TargetStats target = TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(),
+            run.stagingTable, columns, run.runId, run.manifest.quality().hashSampleModulo());
+        List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(),
+            new TypedHashGate(run.manifest.quality().typedHash()), new MetadataColumnsGate());
+        for (QualityGate gate : gates) {
+            run.gates.add(gate.evaluate(run.sourceStats, target));
+        }
+        run.addStep("dq", t0);
+        List<Blocker> failed = run.gates.stream().filter(GateResult::isFailed).map(GateResult::blocker).toList();
+        if (!failed.isEmpty()) {
+            throw new DponeException(failed);
+        }
+    }
+}

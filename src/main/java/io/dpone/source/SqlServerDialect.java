@@ -1,0 +1,25 @@
+package io.dpone.source;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** T-SQL quoting. Identifiers are validated before they are bracket-quoted; nothing is spliced raw. */
+public final class SqlServerDialect {
+    private static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
+
+    private SqlServerDialect() {
+    }
+
+    public static String quote(String identifier) {
+        if (identifier == null || !IDENTIFIER.matcher(identifier).matches()) {
+            throw new IllegalArgumentException("invalid SQL Server identifier");
+        }
+        return "[" + identifier + "]";
+    }
+
+    public static String selectAll(String schema, String table, List<String> columns) {
+        return "SELECT " + columns.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", "))
+            + " FROM " + quote(schema) + "." + quote(table);
+    }
+}

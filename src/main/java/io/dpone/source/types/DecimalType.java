@@ -1,0 +1,44 @@
+package io.dpone.source.types;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** DECIMAL/NUMERIC(p,s) and MONEY as Decimal(p,s): precision and scale kept, never rounded. */
+public record DecimalType(int precision, int scale) implements ColumnType {
+    public DecimalType {
+        if (precision < 1 || precision > 76 || scale < 0 || scale > precision) {
+            throw new IllegalArgumentException("unsupported decimal precision/scale");
+        }
+    }
+
+    @Override
+    public String clickHouseType() {
+        return "Decimal(" + precision + ", " + scale + ")";
+    }
+
+    @Override
+    public Object read(ResultSet rs, int index) throws SQLException {
+        BigDecimal v = rs.getBigDecimal(index);
+        if (v == null) {
+            return null;
+        }
+        BigDecimal exact;
+        try {
+            exact = v.setScale(scale, RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw new ValueOutOfRangeException("decimal value has more fractional digits than scale " + scale);
+        }
+        if (exact.unscaledValue().abs().compareTo(BigInteger.TEN.pow(precision)) >= 0) {
+            throw new ValueOutOfRangeException("decimal value exceeds precision " + precision);
+        }
+        return exact;
+    }
+
+    /** Bytes of the little-endian two's complement integer ClickHouse stores for this precision. */
+    public int storageBytes() {
+        return precision <= 9 ? 4 : precision <= 18 ? 8 : precision <= 38 ? 16 : 32;
+    }
+}

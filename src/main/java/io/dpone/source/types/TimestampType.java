@@ -1,0 +1,62 @@
+package io.dpone.source.types;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * DATETIME2(n), DATETIME, SMALLDATETIME and DATETIMEOFFSET(n) as DateTime64(n, 'UTC'). DATETIME2(7) keeps its
+ * 100 ns ticks; DATETIMEOFFSET is normalised to UTC. Values outside 1900..2299 are refused.
+ */
+public record TimestampType(int precision, boolean withOffset) implements ColumnType {
+    private static final LocalDateTime MIN = LocalDateTime.of(1900, 1, 1, 0, 0);
+    private static final LocalDateTime MAX = LocalDateTime.of(2299, 12, 31, 23, 59, 59, 999_999_999);
+
+    public TimestampType {
+        if (precision < 0 || precision > 9) {
+            throw new IllegalArgumentException("unsupported timestamp precision");
+        }
+    }
+
+    @Override
+    public String clickHouseType() {
+        return "DateTime64(" + precision + ", 'UTC')";
+    }
+
+    @Override
+    public Object read(ResultSet rs, int index) throws SQLException {
+        LocalDateTime t;
+        if (withOffset) {
+            OffsetDateTime o = rs.getObject(index, OffsetDateTime.class);
+            t = o == null ? null : o.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+        } else {
+            t = rs.getObject(index, LocalDateTime.class);
+        }
+        if (t == null) {
+            return null;
+        }
+        if (t.isBefore(MIN) || t.isAfter(MAX)) {
+            throw new ValueOutOfRangeException("timestamp outside the DateTime64 range 1900..2299");
+        }
+        if (t.getNano() % pow10(9 - precision) != 0) {
+            throw new ValueOutOfRangeException("timestamp has more fractional digits than precision " + precision);
+        }
+        return t;
+    }
+
+    /** Ticks of 10^-precision seconds since the epoch, as DateTime64 stores them. */
+    public long ticks(LocalDateTime t) {
+        long seconds = t.toEpochSecond(ZoneOffset.UTC);
+        return seconds * pow10(precision) + t.getNano() / pow10(9 - precision);
+    }
+
+    static long pow10(int n) {
+        long v = 1;
+        for (int i = 0; i < n; i++) {
+            v *= 10;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,29 @@
+package io.dpone.source.types;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.UUID;
+
+/** UNIQUEIDENTIFIER as UUID, in its canonical textual form (SQL Server's mixed-endian storage is the driver's). */
+public record UuidType() implements ColumnType {
+    @Override
+    public String clickHouseType() {
+        return "UUID";
+    }
+
+    @Override
+    public Object read(ResultSet rs, int index) throws SQLException {
+        Object v = rs.getObject(index);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof UUID u) {
+            return u;
+        }
+        try {
+            return UUID.fromString(v.toString());
+        } catch (IllegalArgumentException e) {
+            throw new ValueOutOfRangeException("uniqueidentifier value is not a UUID");
+        }
+    }
+}
