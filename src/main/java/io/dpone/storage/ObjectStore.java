@@ -1,0 +1,35 @@
+package io.dpone.storage;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A flat key/value object store scoped to one bucket. Keys are relative to the bucket and never start with
+ * {@code /}. Every failure surfaces as an {@link ObjectStoreException}; no method returns a partial result
+ * silently.
+ */
+public interface ObjectStore {
+
+    /** Uploads {@code file} to {@code key}, replacing any existing object. Large files go up in parts. */
+    void put(String key, Path file);
+
+    /**
+     * Opens {@code key} for reading. The caller must close the stream.
+     *
+     * @throws ObjectStoreException with {@link ObjectStoreException.Reason#NOT_FOUND} if the key does not exist
+     */
+    InputStream get(String key);
+
+    /** All keys starting with {@code prefix} (all pages), in the store's lexicographic order. */
+    List<String> list(String prefix);
+
+    /** Deletes {@code key}; deleting a key that does not exist is not an error. */
+    void delete(String key);
+
+    /**
+     * Deletes every key starting with {@code prefix} and returns how many were deleted. An empty prefix is
+     * rejected so that a whole bucket is never emptied by accident.
+     */
+    int deletePrefix(String prefix);
+}

@@ -1,0 +1,361 @@
+package io.dpone.storage;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * {@link ObjectStore} over the AWS SDK v2 synchronous {@link S3Client}: path-style addressing (so
+ * {@code http://host:port/bucket/key} works for S3Proxy, MinIO and chDB), static credentials, and checksums only
+ * where S3 requires them (the SDK's default, a CRC32 trailer on every upload, breaks S3Proxy). Every upload carries a
+ * Content-MD5 so the server verifies what it stored. Files above {@link Tuning#multipartThreshold()} are uploaded
+ * with CreateMultipartUpload/UploadPart/CompleteMultipartUpload, and the upload is aborted if any step fails.
+ *
+ * <p>Thread-safe; close it to release the HTTP connection pool.
+ */
+public final class S3ObjectStore implements ObjectStore, AutoCloseable {
+    /** Default region when none is given. S3Proxy and MinIO accept any region; chDB signs with this one. */
+    public static final String DEFAULT_REGION = "us-east-1";
+    private static final long MIB = 1024L * 1024L;
+    private static final int MAX_PARTS = 10_000;
+
+    /**
+     * Size knobs. {@code partSize} is buffered in memory once per concurrent {@code put}.
+     *
+     * @param multipartThreshold files strictly larger than this go up in parts
+     * @param partSize           part size; S3 requires at least 5 MiB for all parts but the last
+     * @param pageSize           keys per ListObjectsV2 page and per DeleteObjects batch (1..1000)
+     */
+    public record Tuning(long multipartThreshold, long partSize, int pageSize) {
+        public static final long MIN_PART_SIZE = 5 * MIB;
+        public static final long MAX_PART_SIZE = 1024 * MIB;
+        public static final Tuning DEFAULTS = new Tuning(64 * MIB, 16 * MIB, 1000);
+
+        public Tuning {
+            if (multipartThreshold < 0) {
+                throw new IllegalArgumentException("multipartThreshold must be >= 0, got " + multipartThreshold);
+            }
+            if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
+                throw new IllegalArgumentException("partSize must be between 5 MiB and 1 GiB, got " + partSize);
+            }
+            if (pageSize < 1 || pageSize > 1000) {
+                throw new IllegalArgumentException("pageSize must be between 1 and 1000, got " + pageSize);
+            }
+        }
+    }
+
+    private final S3Client s3;
+    private final String endpoint;
+    private final String bucket;
+    private final Tuning tuning;
+
+    private S3ObjectStore(S3Client s3, String endpoint, String bucket, Tuning tuning) {
+        this.s3 = s3;
+        this.endpoint = endpoint;
+        this.bucket = bucket;
+        this.tuning = tuning;
+    }
+
+    /** Connects with {@link Tuning#DEFAULTS}. See {@link #connect(String, String, String, String, String, Tuning)}. */
+    public static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
+                                        String bucket) {
+        return connect(endpoint, region, accessKey, secretKey, bucket, Tuning.DEFAULTS);
+    }
+
+    /**
+     * Builds the client; no request is sent, so bad credentials or an unreachable endpoint surface on first use.
+     *
+     * @param endpoint endpoint override such as {@code http://127.0.0.1:9000}; null or blank for AWS itself
+     * @param region   signing region; null or blank means {@value #DEFAULT_REGION}
+     */
+    public static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
+                                        String bucket, Tuning tuning) {
+        return connect(endpoint, region, accessKey, secretKey, bucket, tuning, List.of());
+    }
+
+    /** As above, with extra SDK interceptors (tests use them to observe or break requests). */
+    static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
+                                 String bucket, Tuning tuning, List<ExecutionInterceptor> interceptors) {
+        if (accessKey == null || accessKey.isBlank() || secretKey == null || secretKey.isBlank()) {
+            throw new IllegalArgumentException("S3 access key and secret key are required");
+        }
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalArgumentException("S3 bucket is required");
+        }
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(ApacheHttpClient.builder())
+                .region(Region.of(region == null || region.isBlank() ? DEFAULT_REGION : region))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .forcePathStyle(true)
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // DeleteObjects must carry a checksum. The SDK always sends x-amz-checksum-crc32 (S3Proxy 2.6 only
+                // accepts it with ignore-unknown-headers, see EmbeddedS3); stores predating flexible checksums
+                // want Content-MD5 instead, so this plugin adds that too.
+                .addPlugin(LegacyMd5Plugin.create())
+                .overrideConfiguration(c -> interceptors.forEach(c::addExecutionInterceptor));
+        String base = null;
+        if (endpoint != null && !endpoint.isBlank()) {
+            base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+            builder.endpointOverride(URI.create(base));
+        }
+        return new S3ObjectStore(builder.build(), base, bucket, Objects.requireNonNull(tuning, "tuning"));
+    }
+
+    public String bucket() {
+        return bucket;
+    }
+
+    /**
+     * Path-style URL of {@code key} ({@code endpoint/bucket/key}, each key segment percent-encoded), as chDB's
+     * {@code s3()} table function expects. Requires an endpoint override.
+     */
+    public String url(String key) {
+        if (endpoint == null) {
+            throw new IllegalStateException("url() needs an endpoint override");
+        }
+        StringBuilder sb = new StringBuilder(endpoint).append('/').append(bucket);
+        for (String segment : checkKey(key).split("/", -1)) {
+            sb.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public void put(String key, Path file) {
+        checkKey(key);
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new ObjectStoreException(ObjectStoreException.Reason.FAILED,
+                    "cannot read local file " + file + " for upload to " + where(key) + " ("
+                            + e.getClass().getSimpleName() + ")", e);
+        }
+        if (size > tuning.multipartThreshold()) {
+            putMultipart(key, file, size);
+        } else {
+            try {
+                String md5 = md5Of(file);
+                s3.putObject(b -> b.bucket(bucket).key(key).contentLength(size).contentMD5(md5),
+                        RequestBody.fromFile(file));
+            } catch (IOException | RuntimeException e) {
+                throw failUpload("PutObject", key, e);
+            }
+        }
+    }
+
+    private void putMultipart(String key, Path file, long size) {
+        long partSize = Math.max(tuning.partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
+        if (partSize > Tuning.MAX_PART_SIZE) {
+            throw new ObjectStoreException(ObjectStoreException.Reason.FAILED,
+                    "file " + file + " (" + size + " bytes) is too large for " + where(key), null);
+        }
+        String uploadId;
+        try {
+            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        } catch (RuntimeException e) {
+            throw fail("CreateMultipartUpload", key, e);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[(int) partSize];
+            List<CompletedPart> parts = new ArrayList<>();
+            for (int partNumber = 1; (long) (partNumber - 1) * partSize < size; partNumber++) {
+                int expected = (int) Math.min(partSize, size - (partNumber - 1) * partSize);
+                int n = in.readNBytes(buffer, 0, expected);
+                if (n != expected) {
+                    throw new IOException("file shrank during upload");
+                }
+                MessageDigest md = md5();
+                md.update(buffer, 0, n);
+                String md5 = Base64.getEncoder().encodeToString(md.digest());
+                int number = partNumber;
+                String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                                .partNumber(number).contentLength((long) n).contentMD5(md5),
+                        RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, n),
+                                n, "application/octet-stream")).eTag();
+                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+            }
+            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(parts)));
+        } catch (IOException | RuntimeException e) {
+            ObjectStoreException failure = failUpload("multipart upload", key, e);
+            try {
+                s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+            } catch (RuntimeException abortFailure) {
+                failure.addSuppressed(abortFailure);
+            }
+            throw failure;
+        }
+    }
+
+    @Override
+    public InputStream get(String key) {
+        checkKey(key);
+        try {
+            return s3.getObject(b -> b.bucket(bucket).key(key));
+        } catch (RuntimeException e) {
+            throw fail("GetObject", key, e);
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        String p = prefix == null ? "" : prefix;
+        List<String> keys = new ArrayList<>();
+        try {
+            s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(p).maxKeys(tuning.pageSize()))
+                    .forEach(page -> page.contents().stream().map(S3Object::key).forEach(keys::add));
+        } catch (RuntimeException e) {
+            throw fail("ListObjectsV2", p + "*", e);
+        }
+        return keys;
+    }
+
+    @Override
+    public void delete(String key) {
+        checkKey(key);
+        try {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        } catch (RuntimeException e) {
+            throw fail("DeleteObject", key, e);
+        }
+    }
+
+    @Override
+    public int deletePrefix(String prefix) {
+        if (prefix == null || prefix.isEmpty()) {
+            throw new IllegalArgumentException("deletePrefix needs a non-empty prefix");
+        }
+        List<String> keys = list(prefix);
+        for (int from = 0; from < keys.size(); from += tuning.pageSize()) {
+            List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + tuning.pageSize()))
+                    .stream().map(k -> ObjectIdentifier.builder().key(k).build()).toList();
+            DeleteObjectsResponse response;
+            try {
+                response = s3.deleteObjects(b -> b.bucket(bucket)
+                        .delete(Delete.builder().objects(batch).quiet(true).build()));
+            } catch (RuntimeException e) {
+                throw fail("DeleteObjects", prefix + "*", e);
+            }
+            if (response.hasErrors() && !response.errors().isEmpty()) {
+                S3Error first = response.errors().get(0);
+                throw new ObjectStoreException(ObjectStoreException.Reason.FAILED, "DeleteObjects " + where(prefix + "*")
+                        + " failed for " + response.errors().size() + " key(s), first " + first.key() + ": "
+                        + first.code(), null);
+            }
+        }
+        return keys.size();
+    }
+
+    @Override
+    public void close() {
+        s3.close();
+    }
+
+    @Override
+    public String toString() {
+        return "S3ObjectStore[" + (endpoint == null ? "aws" : endpoint) + ", bucket=" + bucket + "]";
+    }
+
+    private String where(String key) {
+        return "s3://" + bucket + "/" + key;
+    }
+
+    /** Maps SDK and I/O failures to a typed exception whose message carries codes, never SDK text or secrets. */
+    private ObjectStoreException fail(String operation, String key, Exception e) {
+        String prefix = operation + " " + where(key) + " failed: ";
+        if (e instanceof AwsServiceException ase) {
+            int status = ase.statusCode();
+            String code = ase.awsErrorDetails() == null ? null : ase.awsErrorDetails().errorCode();
+            ObjectStoreException.Reason reason = status == 401 || status == 403
+                    ? ObjectStoreException.Reason.ACCESS_DENIED
+                    : status == 404 ? ObjectStoreException.Reason.NOT_FOUND : ObjectStoreException.Reason.FAILED;
+            return new ObjectStoreException(reason, prefix + "HTTP " + status + (code == null ? "" : " " + code), e);
+        }
+        if (e instanceof SdkClientException && e.getCause() instanceof IOException io) {
+            return new ObjectStoreException(ObjectStoreException.Reason.UNREACHABLE,
+                    prefix + "endpoint unreachable (" + io.getClass().getSimpleName() + ")", e);
+        }
+        return new ObjectStoreException(ObjectStoreException.Reason.FAILED,
+                prefix + e.getClass().getSimpleName(), e);
+    }
+
+    /**
+     * Like {@link #fail}, for uploads. A server may reject an upload (bad credentials, missing bucket) before
+     * reading its body and close the connection; the client then sees a broken pipe, which looks like an
+     * unreachable endpoint. On that path only, a body-less HeadBucket tells the two apart.
+     */
+    private ObjectStoreException failUpload(String operation, String key, Exception e) {
+        ObjectStoreException failure = fail(operation, key, e);
+        if (failure.reason() == ObjectStoreException.Reason.UNREACHABLE) {
+            try {
+                s3.headBucket(b -> b.bucket(bucket));
+            } catch (AwsServiceException probe) {
+                ObjectStoreException typed = fail(operation, key, probe);
+                typed.addSuppressed(failure);
+                return typed;
+            } catch (RuntimeException probe) {
+                failure.addSuppressed(probe);
+            }
+        }
+        return failure;
+    }
+
+    private static String checkKey(String key) {
+        if (key == null || key.isEmpty() || key.startsWith("/")) {
+            throw new IllegalArgumentException("object key must be non-empty and must not start with '/': " + key);
+        }
+        return key;
+    }
+
+    private static String md5Of(Path file) throws IOException {
+        MessageDigest md = md5();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+        }
+        return Base64.getEncoder().encodeToString(md.digest());
+    }
+
+    private static MessageDigest md5() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("MD5 unavailable", e);
+        }
+    }
+}
