@@ -30,6 +30,12 @@ public final class Dpone {
 
     /** Runs with an explicit connection context and progress listener. */
     public static RunReport run(Path manifest, String runId, ConnectionContext context, ProgressListener progress) {
+        return run(manifest, runId, context, progress, EmbeddedDefaults.home());
+    }
+
+    /** As above, with an explicit state directory (run journals and spooled chunks live there). */
+    public static RunReport run(Path manifest, String runId, ConnectionContext context, ProgressListener progress,
+                                Path workDir) {
         Instant started = Instant.now();
         BatchManifest m;
         try {
@@ -38,7 +44,7 @@ public final class Dpone {
             return failed(runId, e.blockers(), started);
         }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
-            return new FullRefreshRunner(camel, context, EmbeddedDefaults.home()).run(m, runId, progress);
+            return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }

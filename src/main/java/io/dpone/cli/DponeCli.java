@@ -21,6 +21,8 @@ public final class DponeCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        System.setOut(new RedactingPrintStream(System.out));
+        System.setErr(new RedactingPrintStream(System.err));
         System.exit(execute(args));
     }
 

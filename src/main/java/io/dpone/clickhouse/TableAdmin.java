@@ -46,7 +46,9 @@ public final class TableAdmin {
     }
 
     public void drop(String database, String table) {
-        ch.execute("DROP TABLE IF EXISTS " + ClickHouseSql.table(database, table) + " SYNC");
+        // No SYNC: the embedded engine (chDB 26.5) never returns from DROP ... SYNC; an Atomic database removes the
+        // name at once and the data after database_atomic_delay_before_drop_table_sec, which the cleanup audit allows.
+        ch.execute("DROP TABLE IF EXISTS " + ClickHouseSql.table(database, table));
     }
 
     /** Atomically swaps two tables' names (Atomic databases). */

@@ -44,7 +44,8 @@ public final class ConnectionContext {
         return file == null || file.isBlank() ? EmbeddedDefaults.context() : load(Path.of(file));
     }
 
-    static ConnectionContext of(Map<String, ContextEntry> entries, boolean embeddedDefault) {
+    /** A context from entries already in hand (tests, embedding applications). */
+    public static ConnectionContext of(Map<String, ContextEntry> entries, boolean embeddedDefault) {
         return new ConnectionContext(entries, embeddedDefault);
     }
 

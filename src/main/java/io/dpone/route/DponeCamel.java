@@ -21,6 +21,14 @@ public final class DponeCamel implements AutoCloseable {
 
     /** Starts a context with the shipped routes, plus {@code extraRoutesPattern} (e.g. {@code file:/routes/*.yaml}). */
     public static DponeCamel start(String extraRoutesPattern, boolean jmx) {
+        return start(extraRoutesPattern, jmx, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #start(String, boolean)}, with beans bound over the shipped processors (an embedding application's
+     * own step, or a fault-injecting step in the crash tests).
+     */
+    public static DponeCamel start(String extraRoutesPattern, boolean jmx, java.util.Map<String, Object> overrides) {
         Main main = new Main();
         main.configure().withRoutesIncludePattern(extraRoutesPattern == null || extraRoutesPattern.isBlank()
             ? CLASSPATH_ROUTES : CLASSPATH_ROUTES + "," + extraRoutesPattern);
@@ -33,6 +41,7 @@ public final class DponeCamel implements AutoCloseable {
         main.bind("publish", new PublishProcessor());
         main.bind("cleanupAudit", new CleanupAuditProcessor());
         main.bind("failedRun", new FailedRunProcessor());
+        overrides.forEach(main::bind);
         try {
             main.start();
             return new DponeCamel(main);

@@ -17,6 +17,11 @@ public final class ChdbConnection implements AutoCloseable {
     private static volatile ChdbNative nativeApi;
     private static volatile Path loadedFrom;
     private static SignalHandlerGuard jvmHandlers;
+    /**
+     * Connections still open at JVM exit are closed by a shutdown hook: chDB's static destructors crash the VM
+     * thread (SIGSEGV in libchdb) when a connection is still open while the process exits.
+     */
+    private static final java.util.Set<ChdbConnection> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final Pointer connectionHandle;
     private final Pointer connection;
@@ -46,7 +51,9 @@ public final class ChdbConnection implements AutoCloseable {
         if (handle == null || handle.getPointer(0) == null) {
             throw new ChdbException("embedded ClickHouse refused to open its data directory");
         }
-        return new ChdbConnection(handle);
+        ChdbConnection connection = new ChdbConnection(handle);
+        OPEN.add(connection);
+        return connection;
     }
 
     private static ChdbNative load(Path library) {
@@ -67,6 +74,8 @@ public final class ChdbConnection implements AutoCloseable {
                 jvmHandlers.restore();
             }
             loadedFrom = library.toAbsolutePath();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(ChdbConnection::close),
+                "dpone-chdb-close"));
             return nativeApi;
         }
     }
@@ -112,6 +121,7 @@ public final class ChdbConnection implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
+            OPEN.remove(this);
             nativeApi.chdb_close_conn(connectionHandle);
         }
     }

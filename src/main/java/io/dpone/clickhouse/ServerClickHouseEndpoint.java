@@ -1,0 +1,283 @@
+package io.dpone.clickhouse;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.ClientFaultCause;
+import com.clickhouse.client.api.DataStreamWriter;
+import com.clickhouse.client.api.ServerException;
+import com.clickhouse.client.api.insert.InsertResponse;
+import com.clickhouse.client.api.insert.InsertSettings;
+import com.clickhouse.client.api.query.QueryResponse;
+import com.clickhouse.client.api.query.QuerySettings;
+import com.clickhouse.data.ClickHouseFormat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.connect.ConnectionSpec;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/**
+ * A ClickHouse server reached over HTTP with the official client (client-v2). Every statement runs with
+ * {@code wait_end_of_query=1}, so a failure anywhere in the statement comes back as an HTTP error (and so as a
+ * {@link ClickHouseQueryException} carrying the server's message) rather than as a truncated 200 response.
+ *
+ * <p>Messages this class creates never name the endpoint, the user or the password: transport failures are
+ * reported against the connection alias only.
+ */
+public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    private static final int SOCKET_TIMEOUT_MINUTES = 10;
+
+    private final Client client;
+    private final String alias;
+    private volatile boolean closed;
+
+    private ServerClickHouseEndpoint(Client client, String alias) {
+        this.client = client;
+        this.alias = alias;
+    }
+
+    /**
+     * Builds a client for {@code spec}: {@code url} is the HTTP(S) endpoint (e.g. {@code http://host:8123}),
+     * {@code options.database} the default database, {@code user}/{@code password} the credentials. Nothing is
+     * sent to the server until the first statement.
+     */
+    public static ServerClickHouseEndpoint open(ConnectionSpec spec) {
+        String alias = spec.alias();
+        String url = spec.url();
+        if (url == null || url.isBlank()) {
+            throw invalid(alias, "has no url");
+        }
+        String scheme;
+        try {
+            URI uri = URI.create(url.trim());
+            scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (uri.getHost() == null) {
+                throw invalid(alias, "url has no host");
+            }
+            if (uri.getUserInfo() != null) {
+                throw invalid(alias, "url must not carry credentials; use user and password_env");
+            }
+        } catch (IllegalArgumentException e) {
+            throw invalid(alias, "url is not a valid URL");
+        }
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw invalid(alias, "url must be http:// or https://");
+        }
+        Client.Builder builder = new Client.Builder()
+            .setConnectTimeout(CONNECT_TIMEOUT_SECONDS, ChronoUnit.SECONDS)
+            .setConnectionRequestTimeout(CONNECT_TIMEOUT_SECONDS, ChronoUnit.SECONDS)
+            .setSocketTimeout(SOCKET_TIMEOUT_MINUTES, ChronoUnit.MINUTES)
+            // Only retry failures where the statement cannot have run; a socket timeout may have loaded rows.
+            .retryOnFailures(ClientFaultCause.NoHttpResponse, ClientFaultCause.ConnectTimeout,
+                ClientFaultCause.ConnectionRequestTimeout)
+            .setUsername(spec.user() == null || spec.user().isBlank() ? "default" : spec.user())
+            .setPassword(spec.password() == null ? "" : spec.password().reveal())
+            .setClientName("dpone");
+        String database = spec.option("database", null);
+        if (database != null && !database.isBlank()) {
+            builder.setDefaultDatabase(database);
+        }
+        try {
+            builder.addEndpoint(url.trim());
+            return new ServerClickHouseEndpoint(builder.build(), alias);
+        } catch (RuntimeException e) {
+            // the client's own messages quote the endpoint; report the alias only
+            throw invalid(alias, "cannot configure the ClickHouse client (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static DponeException invalid(String alias, String what) {
+        return new DponeException(BlockerCode.CONNECTION_CONTEXT_INVALID, alias,
+            "ClickHouse connection '" + alias + "' " + what);
+    }
+
+    @Override
+    public void execute(String sql) {
+        QuerySettings settings = settings(ClickHouseFormat.TabSeparated);
+        QueryResponse response = call(() -> client.query(sql, settings));
+        try {
+            drain(response.getInputStream());
+        } catch (IOException | RuntimeException e) {
+            throw translate(e);
+        } finally {
+            closeQuietly(response);
+        }
+    }
+
+    @Override
+    public List<List<String>> query(String sql) {
+        QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRow);
+        QueryResponse response = call(() -> client.query(sql, settings));
+        try {
+            return parseJsonCompactEachRow(response.getInputStream());
+        } catch (IOException | RuntimeException e) {
+            throw translate(e);
+        } finally {
+            closeQuietly(response);
+        }
+    }
+
+    /**
+     * Streams the chunk file as the request body of
+     * {@code INSERT INTO table (columns) SELECT selectList FROM input(structure) [SETTINGS ...] FORMAT format}.
+     * client-v2 builds raw inserts as {@code "INSERT INTO " + tableName + " FORMAT " + format}, so the
+     * column list and the {@code SELECT ... FROM input(...)} part travel in the table-name argument. The body is
+     * re-read from the file on each attempt, so a retried request sends the whole chunk again.
+     */
+    @Override
+    public void insertFile(InsertFile insert) {
+        ClickHouseFormat format = format(insert.format());
+        if (!Files.isRegularFile(insert.file())) {
+            throw new UncheckedIOException(new NoSuchFileException("chunk file is missing"));
+        }
+        String target = insert.table() + " (" + insert.columns() + ") SELECT " + insert.selectList()
+            + " FROM input(" + ClickHouseSql.literal(insert.structure()) + ")"
+            + (insert.settings() == null || insert.settings().isBlank() ? "" : " SETTINGS " + insert.settings());
+        DataStreamWriter body = out -> {
+            try (InputStream in = Files.newInputStream(insert.file())) {
+                in.transferTo(out);
+            }
+        };
+        InsertSettings settings = new InsertSettings();
+        settings.serverSetting("wait_end_of_query", "1");
+        ensureOpen();
+        // completed when it returns: with wait_end_of_query the status line reflects the whole insert
+        InsertResponse response = call(() -> client.insert(target, body, format, settings));
+        response.close();
+    }
+
+    private static ClickHouseFormat format(String name) {
+        for (ClickHouseFormat f : ClickHouseFormat.values()) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unsupported ClickHouse input format: " + name);
+    }
+
+    @Override
+    public String kind() {
+        return "server";
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        client.close();
+    }
+
+    private QuerySettings settings(ClickHouseFormat format) {
+        ensureOpen();
+        QuerySettings settings = new QuerySettings().setFormat(format);
+        settings.waitEndOfQuery(true);
+        return settings;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("endpoint is closed");
+        }
+    }
+
+    /** Waits for an operation; client-v2 runs synchronously by default, so it may also throw right away. */
+    private <T> T call(Supplier<CompletableFuture<T>> operation) {
+        try {
+            return operation.get().get();
+        } catch (RuntimeException e) {
+            throw translate(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DponeException(BlockerCode.CONNECTION_FAILED, alias,
+                "interrupted while waiting for the ClickHouse server of connection '" + alias + "'");
+        } catch (ExecutionException e) {
+            throw translate(e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    /** Server errors keep the server's message; anything else is reported without endpoint details. */
+    private RuntimeException translate(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ServerException server) {
+                String message = server.getMessage();
+                return new ClickHouseQueryException(message == null || message.isBlank()
+                    ? "ClickHouse server error code " + server.getCode() : message);
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        if (t instanceof ClickHouseQueryException q) {
+            return q;
+        }
+        if (t instanceof DponeException d) {
+            return d;
+        }
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String why = root == t ? t.getClass().getSimpleName()
+            : t.getClass().getSimpleName() + " / " + root.getClass().getSimpleName();
+        return new DponeException(BlockerCode.CONNECTION_FAILED, alias,
+            "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")");
+    }
+
+    private static void closeQuietly(AutoCloseable response) {
+        try {
+            response.close();
+        } catch (Exception e) {
+            // the result was read or the statement failed already; nothing more to report
+        }
+    }
+
+    private static void drain(InputStream in) throws IOException {
+        byte[] buffer = new byte[8192];
+        while (in.read(buffer) >= 0) {
+            // discard: statements without a result set
+        }
+    }
+
+    /** Same decoding as the embedded endpoint: text values, nested values as JSON text, NULL as null. */
+    static List<List<String>> parseJsonCompactEachRow(InputStream in) throws IOException {
+        List<List<String>> rows = new ArrayList<>();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            JsonNode row = JSON.readTree(line);
+            List<String> values = new ArrayList<>(row.size());
+            for (JsonNode v : row) {
+                values.add(v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
+            }
+            rows.add(values);
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,129 @@
+package io.dpone.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.Dpone;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.demo.DemoSalesGenerator;
+import io.dpone.error.Blocker;
+import io.dpone.report.RunReport;
+import io.dpone.testing.Manifests;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FullRefreshRouteTest {
+    @TempDir
+    Path dir;
+    String h2;
+    String db;
+    Connection source;
+    ClickHouseEndpoint ch;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        h2 = TestEngines.newH2Url();
+        db = TestEngines.newDatabase("frt");
+        source = DriverManager.getConnection(h2, "sa", "");
+        DemoSalesGenerator.seed(source, 3_000, 7);
+        ch = TestEngines.clickhouse();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        ch.close();
+        source.close();
+    }
+
+    private RunReport run(String runId) {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]");
+        return Dpone.run(manifest, runId, TestEngines.context(h2), ProgressListener.NONE, dir.resolve("state"));
+    }
+
+    private long count(String where) {
+        return Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "sales") + where)
+            .get(0).get(0));
+    }
+
+    @Test
+    void loadsEveryRowWithGreenGatesAndLeavesNothingBehind() {
+        RunReport r = run("run-1");
+        assertTrue(r.passed(), () -> r.blockers().toString());
+        assertEquals(3_000, r.loadedRows());
+        assertEquals(3_000, r.sourceRows());
+        assertTrue(r.chunks() >= 5, "700-row chunks must split the load");
+        assertEquals(List.of("row_count", "null_counts", "typed_hash", "metadata_columns", "cleanup_audit"),
+            r.gates().stream().map(g -> g.gate()).toList());
+        assertTrue(r.gates().stream().allMatch(g -> g.status().equals("passed")));
+        assertEquals(3_000, count(" WHERE __dpone__run_id = 'run-1'"));
+        assertEquals(List.of(List.of("sales")), ch.query("SELECT name FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(db)));
+        assertFalse(dir.resolve("state/spool").toFile().list() != null
+            && dir.resolve("state/spool").toFile().list().length > 0, "spool must be empty");
+    }
+
+    @Test
+    void secondRunReplacesTheTargetAtomically() throws Exception {
+        assertTrue(run("run-1").passed());
+        try (Statement st = source.createStatement()) {
+            st.execute("DELETE FROM dbo.sales WHERE sale_id > 2000");
+        }
+        RunReport second = run("run-2");
+        assertTrue(second.passed(), () -> second.blockers().toString());
+        assertEquals(2_000, count(""));
+        assertEquals(0, count(" WHERE __dpone__run_id != 'run-2'"));
+    }
+
+    @Test
+    void rerunOfAPublishedRunIdIsRecognisedAndLoadsNothingTwice() {
+        assertTrue(run("run-1").passed());
+        RunReport again = run("run-1");
+        assertTrue(again.passed(), () -> again.blockers().toString());
+        assertTrue(again.resumedAfterPublish());
+        assertEquals(0, again.loadedRows());
+        assertEquals(3_000, count(""));
+    }
+
+    @Test
+    void failedRunNeverTouchesTheTarget() throws Exception {
+        assertTrue(run("run-1").passed());
+        try (Statement st = source.createStatement()) {
+            st.execute("UPDATE dbo.sales SET sale_date = DATE '1850-01-01' WHERE sale_id = 1500");
+        }
+        RunReport bad = run("run-2");
+        assertFalse(bad.passed());
+        assertEquals(List.of("source.value_out_of_range"), bad.blockers().stream().map(Blocker::code).toList());
+        assertEquals("source.columns.sale_date", bad.blockers().get(0).subject());
+        assertEquals(3_000, count(" WHERE __dpone__run_id = 'run-1'"));
+        assertEquals(1, ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(db))
+            .size(), "the failed run's staging table must be dropped");
+    }
+
+    @Test
+    void maxSourceBytesStopsTheRunBeforePublication() {
+        Path manifest = Manifests.write(dir.resolve("small.yaml"), """
+            source: {type: mssql, connection_ref: mssql_test, table: {schema: dbo, name: sales}}
+            sink:
+              type: clickhouse
+              connection_ref: clickhouse_test
+              table: {schema: %s, name: sales}
+              strategy: {mode: full_refresh, max_source_bytes: 1000}
+            """.formatted(db));
+        RunReport r = Dpone.run(manifest, "tiny", TestEngines.context(h2), ProgressListener.NONE, dir);
+        assertFalse(r.passed());
+        assertEquals("source.max_source_bytes_exceeded", r.blockers().get(0).code());
+        assertEquals(0, Long.parseLong(ch.query("SELECT count() FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(db)).get(0).get(0)));
+    }
+}

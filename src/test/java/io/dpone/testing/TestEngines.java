@@ -1,0 +1,83 @@
+package io.dpone.testing;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.EmbeddedClickHouseEndpoint;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.connect.EmbeddedDefaults;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The embedded engines shared by one test JVM. chDB allows one data path per process, so every test uses the same
+ * path (wiped once per JVM) and keeps its state apart with its own database names; one endpoint stays open for
+ * the JVM's lifetime so the engine is loaded once.
+ */
+public final class TestEngines {
+    public static final String SOURCE = "mssql_test";
+    public static final String CLICKHOUSE = "clickhouse_test";
+    private static final AtomicInteger SEQ = new AtomicInteger();
+    private static Path path;
+    private static ClickHouseEndpoint keepAlive;
+
+    private TestEngines() {
+    }
+
+    /** The shared embedded ClickHouse data path of this JVM. */
+    public static synchronized Path clickHousePath() {
+        if (path == null) {
+            path = Path.of(System.getProperty("java.io.tmpdir"), "dpone-test-chdb");
+            deleteTree(path);
+            keepAlive = EmbeddedClickHouseEndpoint.open(path);
+        }
+        return path;
+    }
+
+    /** A new endpoint on the shared engine; close it when done (the engine stays up). */
+    public static ClickHouseEndpoint clickhouse() {
+        return EmbeddedClickHouseEndpoint.open(clickHousePath());
+    }
+
+    /** A fresh in-memory H2 database in SQL Server mode. */
+    public static String newH2Url() {
+        return "jdbc:h2:mem:src" + SEQ.incrementAndGet() + "_" + ProcessHandle.current().pid()
+            + ";DB_CLOSE_DELAY=-1;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE";
+    }
+
+    /** A unique database name for one test. */
+    public static String newDatabase(String stem) {
+        return stem + "_" + SEQ.incrementAndGet();
+    }
+
+    /** A context mapping {@link #SOURCE} to {@code h2Url} and {@link #CLICKHOUSE} to the shared engine. */
+    public static ConnectionContext context(String h2Url) {
+        return ConnectionContext.of(Map.of(
+            SOURCE, new ContextEntry(SOURCE, ConnectionType.MSSQL, h2Url, "sa", null, null, false, Map.of()),
+            CLICKHOUSE, new ContextEntry(CLICKHOUSE, ConnectionType.CLICKHOUSE, null, null, null, null, true,
+                Map.of("path", clickHousePath().toString()))), false);
+    }
+
+    /** Unused by most tests; here so the embedded default's H2 URL shape is exercised. */
+    public static String embeddedH2(Path dir) {
+        return EmbeddedDefaults.h2Url(dir);
+    }
+
+    public static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
