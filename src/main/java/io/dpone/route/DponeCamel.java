@@ -35,13 +35,16 @@ public final class DponeCamel implements AutoCloseable {
         main.configure().withJmxEnabled(jmx);
         main.configure().withName("dpone");
         main.configure().withShutdownTimeout(30);
-        main.bind("prepareStaging", new PrepareStagingProcessor());
-        main.bind("loadChunk", new LoadChunkProcessor());
-        main.bind("qualityGates", new QualityGateProcessor());
-        main.bind("publish", new PublishProcessor());
-        main.bind("cleanupAudit", new CleanupAuditProcessor());
-        main.bind("failedRun", new FailedRunProcessor());
-        overrides.forEach(main::bind);
+        java.util.Map<String, Object> beans = new java.util.LinkedHashMap<>();
+        beans.put("prepareStaging", new PrepareStagingProcessor());
+        beans.put("loadChunk", new LoadChunkProcessor());
+        beans.put("qualityGates", new QualityGateProcessor());
+        beans.put("publish", new PublishProcessor());
+        beans.put("dropPredecessor", new DropPredecessorProcessor());
+        beans.put("cleanupAudit", new CleanupAuditProcessor());
+        beans.put("failedRun", new FailedRunProcessor());
+        beans.putAll(overrides);
+        beans.forEach(main::bind);
         try {
             main.start();
             return new DponeCamel(main);

@@ -1,10 +1,6 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.TableAdmin;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -27,7 +23,12 @@ public final class FailedRunProcessor implements Processor {
         if (run.producer != null) {
             run.producer.close();
         }
-        deleteSpool(run.spoolDir);
+        try {
+            SpoolDirectory.delete(run.spoolDir);
+        } catch (RuntimeException e) {
+            LOG.warn("spooled chunks of run {} could not be deleted; a resume with the same run id deletes them",
+                run.runKey);
+        }
         if (!run.published && run.clickhouse != null && run.stagingTable != null) {
             try {
                 new TableAdmin(run.clickhouse).drop(run.manifest.sink().stagingSchema(), run.stagingTable);
@@ -35,19 +36,6 @@ public final class FailedRunProcessor implements Processor {
                 LOG.warn("staging table of run {} could not be dropped; a resume with the same run id drops it",
                     run.runKey);
             }
-        }
-    }
-
-    private static void deleteSpool(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            LOG.warn("spooled chunks could not be deleted");
         }
     }
 }

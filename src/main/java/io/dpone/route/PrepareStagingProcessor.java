@@ -11,9 +11,6 @@ import io.dpone.error.DponeException;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.SourceColumn;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,11 +60,7 @@ public final class PrepareStagingProcessor implements Processor {
             + ", " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY "
             + (orderBy.isEmpty() ? "tuple()" : "(" + ClickHouseSql.idList(orderBy) + ")")
             + " COMMENT " + ClickHouseSql.literal(run.generationComment()));
-        try {
-            run.spoolDir = Files.createDirectories(run.workDir.resolve("spool").resolve(run.runKey));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
         run.extractedAt = Instant.now();
         run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize()), run.table,
             run.spoolDir, run.manifest.source().chunkRows(), run.manifest.quality().hashSampleModulo(),

@@ -7,9 +7,9 @@ import org.apache.camel.Processor;
 
 /**
  * Atomic finalize: records the run's gate evidence durably, then swaps the staging table into the target name
- * with one {@code EXCHANGE TABLES} (or {@code RENAME} for a first load), and drops the predecessor, which now sits
- * under this run's own staging name. A crash after the swap is recognised on resume by the target's generation
- * comment, so the swap is never repeated.
+ * with one {@code EXCHANGE TABLES} (or {@code RENAME} for a first load). The predecessor now sits under this run's
+ * own staging name; {@link DropPredecessorProcessor} drops it. A crash after the swap is recognised on resume by the
+ * target's generation comment, so the swap is never repeated.
  */
 public final class PublishProcessor implements Processor {
     @Override
@@ -28,8 +28,5 @@ public final class PublishProcessor implements Processor {
             run.published = true;
             run.addStep("finalize", t0);
         }
-        long t1 = System.nanoTime();
-        admin.drop(sink.stagingSchema(), run.stagingTable);
-        run.addStep("cleanup", t1);
     }
 }
