@@ -44,6 +44,7 @@ public final class PrepareStagingProcessor implements Processor {
             // a previous attempt of this run id already published; only its cleanup can be outstanding
             run.resumedAfterPublish = true;
             run.published = true;
+            run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey); // the audit then removes it
             exchange.setProperty(CHUNKS, List.of().iterator());
             run.addStep("prepare", t0);
             return;
