@@ -1,18 +1,13 @@
 package io.dpone.clickhouse;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.clickhouse.chdb.ChdbConnection;
 import io.dpone.clickhouse.chdb.ChdbException;
 import io.dpone.clickhouse.chdb.ChdbInstaller;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +17,6 @@ import java.util.Map;
  * one engine session; opening a second path while the first is in use is refused with a clear error.
  */
 public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Path, Shared> OPEN = new HashMap<>();
 
     private final Shared shared;
@@ -54,7 +48,10 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
         try {
             Files.createDirectories(dataPath);
             Path library = ChdbInstaller.forUserCache().ensureInstalled();
-            return ChdbConnection.open(library, dataPath);
+            ChdbConnection connection = ChdbConnection.open(library, dataPath);
+            // session setting: NaN and infinities as strings, not null (a float must never read back as SQL NULL)
+            connection.query("SET output_format_json_quote_denormals = 1", "TSV");
+            return connection;
         } catch (ChdbException e) {
             throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
                 "embedded ClickHouse is unavailable: " + e.getMessage());
@@ -71,24 +68,7 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
 
     @Override
     public List<List<String>> query(String sql) {
-        byte[] out = run(sql, "JSONCompactEachRow");
-        List<List<String>> rows = new ArrayList<>();
-        try {
-            for (String line : new String(out, StandardCharsets.UTF_8).split("\n")) {
-                if (line.isEmpty()) {
-                    continue;
-                }
-                JsonNode row = JSON.readTree(line);
-                List<String> values = new ArrayList<>(row.size());
-                for (JsonNode v : row) {
-                    values.add(v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
-                }
-                rows.add(values);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return rows;
+        return CompactRows.parse(run(sql, "JSONCompactEachRow"));
     }
 
     @Override

@@ -9,15 +9,11 @@ import com.clickhouse.client.api.insert.InsertSettings;
 import com.clickhouse.client.api.query.QueryResponse;
 import com.clickhouse.client.api.query.QuerySettings;
 import com.clickhouse.data.ClickHouseFormat;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.connect.ConnectionSpec;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +37,6 @@ import java.util.function.Supplier;
  * reported against the connection alias only.
  */
 public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
     private static final int SOCKET_TIMEOUT_MINUTES = 10;
 
@@ -127,7 +122,7 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRow);
         QueryResponse response = call(() -> client.query(sql, settings));
         try {
-            return parseJsonCompactEachRow(response.getInputStream());
+            return CompactRows.parse(response.getInputStream());
         } catch (IOException | RuntimeException e) {
             throw translate(e);
         } finally {
@@ -191,6 +186,8 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         ensureOpen();
         QuerySettings settings = new QuerySettings().setFormat(format);
         settings.waitEndOfQuery(true);
+        // NaN and infinities as strings, not null: a float must never read back as SQL NULL
+        settings.serverSetting("output_format_json_quote_denormals", "1");
         return settings;
     }
 
@@ -260,24 +257,5 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         while (in.read(buffer) >= 0) {
             // discard: statements without a result set
         }
-    }
-
-    /** Same decoding as the embedded endpoint: text values, nested values as JSON text, NULL as null. */
-    static List<List<String>> parseJsonCompactEachRow(InputStream in) throws IOException {
-        List<List<String>> rows = new ArrayList<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = reader.readLine()) != null) {
-            if (line.isEmpty()) {
-                continue;
-            }
-            JsonNode row = JSON.readTree(line);
-            List<String> values = new ArrayList<>(row.size());
-            for (JsonNode v : row) {
-                values.add(v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
-            }
-            rows.add(values);
-        }
-        return rows;
     }
 }

@@ -32,7 +32,10 @@ public final class TestEngines {
     /** The shared embedded ClickHouse data path of this JVM. */
     public static synchronized Path clickHousePath() {
         if (path == null) {
-            path = Path.of(System.getProperty("java.io.tmpdir"), "dpone-test-chdb");
+            // per process: chDB locks its data path, and parallel test JVMs (or developers) must not collide
+            Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+            removeStaleEngines(tmp);
+            path = tmp.resolve("dpone-test-chdb-" + ProcessHandle.current().pid());
             deleteTree(path);
             keepAlive = EmbeddedClickHouseEndpoint.open(path);
         }
@@ -66,6 +69,21 @@ public final class TestEngines {
     /** Unused by most tests; here so the embedded default's H2 URL shape is exercised. */
     public static String embeddedH2(Path dir) {
         return EmbeddedDefaults.h2Url(dir);
+    }
+
+    private static void removeStaleEngines(Path tmp) {
+        try (var dirs = Files.list(tmp)) {
+            for (Path d : dirs.filter(p -> p.getFileName().toString().startsWith("dpone-test-chdb-")).toList()) {
+                String pid = d.getFileName().toString().substring("dpone-test-chdb-".length());
+                boolean alive = pid.chars().allMatch(Character::isDigit)
+                    && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+                if (!alive) {
+                    deleteTree(d);
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // another process may be cleaning too; stale directories only cost disk
+        }
     }
 
     public static void deleteTree(Path root) {

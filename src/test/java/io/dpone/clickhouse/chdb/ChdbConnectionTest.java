@@ -12,7 +12,7 @@ class ChdbConnectionTest {
     @Test
     void queriesAndSurvivesNullChecksAfterConnect() throws Exception {
         Path lib = ChdbInstaller.forUserCache().ensureInstalled();
-        Path data = Files.createTempDirectory("chdb-smoke");
+        Path data = io.dpone.testing.TestEngines.clickHousePath(); // one data path per JVM
         try (ChdbConnection c = ChdbConnection.open(lib, data)) {
             byte[] r = c.query("SELECT 1 + 1", "TSV");
             assertEquals("2\n", new String(r, StandardCharsets.UTF_8));

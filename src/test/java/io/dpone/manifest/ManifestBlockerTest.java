@@ -1,0 +1,107 @@
+package io.dpone.manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.testing.CliRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Each invalid fixture is named for the blocker code it must raise; {@code dpone check} reports it with exit 1. */
+class ManifestBlockerTest {
+    static final Path FIXTURES = Path.of("src/test/resources/fixtures/manifests");
+
+    static Stream<Path> invalidFixtures() throws Exception {
+        return Files.list(FIXTURES.resolve("invalid")).sorted();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidFixtures")
+    void fixtureRaisesTheBlockerItIsNamedFor(Path fixture) throws Exception {
+        String code = fixture.getFileName().toString().replaceFirst("\\.yaml$", "");
+        CliRun run = CliRun.of("check", fixture.toString(), "--format", "json");
+        assertEquals(1, run.exitCode(), run.stderr());
+        assertEquals("", run.stdout(), "a failure document goes to stderr only");
+        JsonNode doc = new ObjectMapper().readTree(run.stderr());
+        assertEquals("dpone.check.v1", doc.get("schema").asText());
+        List<String> codes = new ArrayList<>();
+        doc.get("blockers").forEach(b -> codes.add(b.get("code").asText()));
+        assertTrue(codes.contains(code), () -> code + " not in " + codes);
+    }
+
+    @Test
+    void subjectsAreManifestPaths() {
+        assertEquals("sink.tabel", first("manifest.unknown_key").subject());
+        assertEquals("sink.strategy", first("manifest.missing_field").subject());
+        assertEquals("sink.strategy.max_source_bytes", first("manifest.wrong_type").subject());
+        assertEquals("sink.strategy.mode", first("manifest.invalid_value").subject());
+        assertEquals("sink.table.name", first("manifest.invalid_identifier").subject());
+        assertEquals("sink.password", first("manifest.literal_secret").subject());
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        DponeException e = assertThrows(DponeException.class,
+            () -> ManifestLoader.load(FIXTURES.resolve("many-problems.yaml")));
+        List<String> found = e.blockers().stream().map(b -> b.code() + "@" + b.subject()).toList();
+        assertTrue(found.containsAll(List.of("manifest.invalid_value@source.type",
+            "manifest.invalid_identifier@source.table.name", "manifest.missing_field@sink.table.name",
+            "manifest.invalid_value@sink.strategy.max_source_bytes")), found::toString);
+    }
+
+    @Test
+    void literalSecretValueNeverAppearsInTheReport() {
+        CliRun run = CliRun.of("check", FIXTURES.resolve("invalid/manifest.literal_secret.yaml").toString(),
+            "--format", "json");
+        assertTrue(!run.stderr().contains("hunter2-literal") && !run.stdout().contains("hunter2-literal"));
+    }
+
+    @Test
+    void unreadableFileIsATypedBlocker(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("latin1.yaml");
+        Files.write(bad, new byte[] {'a', ':', ' ', (byte) 0xE9, (byte) 0xFF, '\n'});
+        assertEquals("manifest.unreadable", assertThrows(DponeException.class, () -> ManifestLoader.load(bad))
+            .blockers().get(0).code());
+        CliRun missing = CliRun.of("check", dir.resolve("absent.yaml").toString());
+        assertEquals(1, missing.exitCode());
+        assertTrue(missing.stderr().contains("manifest.unreadable"));
+    }
+
+    @Test
+    void shippedExampleChecksClean() {
+        CliRun run = CliRun.of("check", "examples/batch/embedded-full-refresh.batch.yaml", "--format", "json");
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertTrue(run.stdout().contains("\"passed\" : true"));
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertEquals(2, CliRun.of("check").exitCode());
+        assertEquals(2, CliRun.of("run", "examples/batch/embedded-full-refresh.batch.yaml").exitCode());
+        assertEquals(2, CliRun.of("check", "x.yaml", "--format", "xml").exitCode());
+    }
+
+    @Test
+    void publishedSchemaInDocsIsTheOneTheLoaderUses() throws Exception {
+        assertEquals(Files.readString(Path.of("src/main/resources/schema/batch-manifest.schema.json")),
+            Files.readString(Path.of("docs/batch-manifest.schema.json")));
+    }
+
+    private static Blocker first(String code) {
+        DponeException e = assertThrows(DponeException.class,
+            () -> ManifestLoader.load(FIXTURES.resolve("invalid/" + code + ".yaml")));
+        return e.blockers().stream().filter(b -> b.code().equals(code)).findFirst().orElseThrow();
+    }
+}
