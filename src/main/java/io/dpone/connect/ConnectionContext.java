@@ -38,9 +38,12 @@ public final class ConnectionContext {
         this.embeddedDefault = embeddedDefault;
     }
 
+    /** System property equivalent of {@link #ENV} (for embedding applications and tests); the property wins. */
+    public static final String PROPERTY = "dpone.runtime.connection.context";
+
     /** The context for this process: the file named by the environment, else the embedded default. */
     public static ConnectionContext fromEnvironment() {
-        String file = System.getenv(ENV);
+        String file = System.getProperty(PROPERTY, System.getenv(ENV));
         return file == null || file.isBlank() ? EmbeddedDefaults.context() : load(Path.of(file));
     }
 
