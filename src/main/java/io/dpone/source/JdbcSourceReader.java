@@ -69,6 +69,11 @@ public final class JdbcSourceReader implements SourceReader {
             List<Blocker> blockers = new ArrayList<>();
             try (ResultSet rs = md.getColumns(null, table.schema(), table.name(), null)) {
                 while (rs.next()) {
+                    // getColumns takes LIKE patterns: '_' in a table name also matches other tables
+                    if (!table.name().equalsIgnoreCase(rs.getString("TABLE_NAME"))
+                        || !table.schema().equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
+                        continue;
+                    }
                     String name = rs.getString("COLUMN_NAME");
                     String typeName = rs.getString("TYPE_NAME");
                     var type = TypeMapper.map(rs.getInt("DATA_TYPE"), typeName, rs.getInt("COLUMN_SIZE"),
@@ -119,7 +124,9 @@ public final class JdbcSourceReader implements SourceReader {
         Map<Integer, String> keys = new TreeMap<>();
         try (ResultSet rs = md.getPrimaryKeys(null, table.schema(), table.name())) {
             while (rs.next()) {
-                keys.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                if (table.name().equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
+                    keys.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                }
             }
         }
         return new ArrayList<>(keys.values());

@@ -12,12 +12,18 @@ import java.util.Optional;
 public final class TypeMapper {
     /** microsoft.sql.Types.DATETIMEOFFSET. */
     private static final int MSSQL_DATETIMEOFFSET = -155;
+    /** SQL Server types whose driver type code would otherwise map them to bytes or text silently. */
+    private static final java.util.Set<String> UNSUPPORTED_NAMES =
+        java.util.Set.of("geography", "geometry", "hierarchyid", "xml", "sql_variant");
 
     private TypeMapper() {
     }
 
     public static Optional<ColumnType> map(int jdbcType, String typeName, int precision, int scale) {
         String name = typeName == null ? "" : typeName.toLowerCase(Locale.ROOT);
+        if (UNSUPPORTED_NAMES.contains(name)) {
+            return Optional.empty(); // reported by the driver as VARBINARY/NVARCHAR, but not exactly representable
+        }
         if (name.equals("uniqueidentifier") || name.equals("uuid")) {
             return Optional.of(new UuidType());
         }
