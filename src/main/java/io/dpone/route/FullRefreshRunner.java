@@ -37,8 +37,13 @@ public final class FullRefreshRunner {
             throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
                 "run id must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
+        String routeId = manifest.sink().options().route();
+        if (camel.context().getRoute(routeId) == null) {
+            throw new DponeException(BlockerCode.RUN_ROUTE_UNAVAILABLE, "sink.options.route",
+                "route '" + routeId + "' is not available in this runtime");
+        }
         TransferRun run = new TransferRun(manifest, runId, context, workDir, progress);
-        run.routeId = manifest.sink().options().route();
+        run.routeId = routeId;
         List<Blocker> blockers = List.of();
         try {
             camel.call(run.routeId, run);

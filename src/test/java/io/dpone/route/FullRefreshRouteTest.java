@@ -126,4 +126,14 @@ class FullRefreshRouteTest {
         assertEquals(0, Long.parseLong(ch.query("SELECT count() FROM system.tables WHERE database = "
             + ClickHouseSql.literal(db)).get(0).get(0)));
     }
+
+    @Test
+    void aRouteThatIsNotShippedIsATypedBlockerBeforeAnySideEffect() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: object_storage_pull_s3");
+        RunReport r = Dpone.run(manifest, "no-route", TestEngines.context(h2), ProgressListener.NONE, dir);
+        assertFalse(r.passed());
+        assertEquals("run.route_unavailable", r.blockers().get(0).code());
+        assertEquals("sink.options.route", r.blockers().get(0).subject());
+        assertEquals(List.of(), ch.query("SELECT name FROM system.databases WHERE name = " + ClickHouseSql.literal(db)));
+    }
 }
