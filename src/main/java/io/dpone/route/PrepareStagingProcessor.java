@@ -71,30 +71,41 @@ public final class PrepareStagingProcessor implements Processor {
         run.addStep("prepare", t0);
     }
 
+    /**
+     * The staging (and so target) sort key: {@code sink.options.order_by} when given, each a selected non-nullable
+     * column; otherwise the source primary key when all of it is selected and non-nullable; otherwise none.
+     */
     private static List<String> orderBy(TransferRun run) {
         List<String> wanted = run.manifest.sink().options().orderBy();
+        if (wanted.isEmpty()) {
+            List<String> key = new ArrayList<>();
+            for (String name : run.table.primaryKey()) {
+                SourceColumn c = column(run, name);
+                if (c == null || c.nullable()) {
+                    return List.of();
+                }
+                key.add(c.name());
+            }
+            return key;
+        }
         List<Blocker> blockers = new ArrayList<>();
-        List<String> resolved = new ArrayList<>();
-        List<String> candidates = wanted.isEmpty() ? run.table.primaryKey() : wanted;
-        for (int i = 0; i < candidates.size(); i++) {
-            String name = candidates.get(i);
-            SourceColumn c = run.table.columns().stream().filter(col -> col.name().equalsIgnoreCase(name))
-                .findFirst().orElse(null);
+        List<String> key = new ArrayList<>();
+        for (int i = 0; i < wanted.size(); i++) {
+            SourceColumn c = column(run, wanted.get(i));
             if (c == null || c.nullable()) {
-                if (!wanted.isEmpty()) {
-                    blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "sink.options.order_by[" + i + "]",
-                        "order_by column '" + name + "' is not a selected non-nullable source column"));
-                }
-                if (wanted.isEmpty()) {
-                    return List.of(); // a primary key column not selected or nullable: no sort key
-                }
+                blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "sink.options.order_by[" + i + "]",
+                    "order_by column '" + wanted.get(i) + "' is not a selected non-nullable source column"));
             } else {
-                resolved.add(c.name());
+                key.add(c.name());
             }
         }
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }
-        return resolved;
+        return key;
+    }
+
+    private static SourceColumn column(TransferRun run, String name) {
+        return run.table.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
     }
 }

@@ -136,4 +136,13 @@ class FullRefreshRouteTest {
         assertEquals("sink.options.route", r.blockers().get(0).subject());
         assertEquals(List.of(), ch.query("SELECT name FROM system.databases WHERE name = " + ClickHouseSql.literal(db)));
     }
+
+    @Test
+    void orderByANullableColumnIsRefusedWithItsManifestPath() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id, note]");
+        RunReport r = Dpone.run(manifest, "bad-key", TestEngines.context(h2), ProgressListener.NONE, dir);
+        assertFalse(r.passed());
+        assertEquals(List.of("manifest.invalid_value@sink.options.order_by[1]"),
+            r.blockers().stream().map(b -> b.code() + "@" + b.subject()).toList());
+    }
 }
