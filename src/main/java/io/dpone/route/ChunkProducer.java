@@ -3,14 +3,14 @@ package io.dpone.route;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
+import io.dpone.format.ChunkFormat;
+import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceTable;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * Reads the source on its own thread, encodes rows as RowBinary into chunk files of {@code chunkRows} rows, and
+ * Reads the source on its own thread, encodes rows into chunk files of the route's format of {@code chunkRows} rows, and
  * hands them to the route through a bounded queue (capacity 2), so reading/encoding overlaps loading while memory
  * stays bounded by one row buffer and two spooled chunks on disk. While encoding it computes the source side of
  * the quality gates. The route consumes it as an {@link Iterator} in a streaming split.
@@ -37,6 +37,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
     private final RowCursor cursor;
     private final SourceTable table;
+    private final ChunkFormat format;
     private final Path spoolDir;
     private final int chunkRows;
     private final int sampleModulo;
@@ -49,10 +50,11 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private Thread thread;
     private Object next;
 
-    public ChunkProducer(RowCursor cursor, SourceTable table, Path spoolDir, int chunkRows, int sampleModulo,
-                         Long maxBytes, LongConsumer progress) {
+    public ChunkProducer(RowCursor cursor, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
+                         int sampleModulo, Long maxBytes, LongConsumer progress) {
         this.cursor = cursor;
         this.table = table;
+        this.format = format;
         this.spoolDir = spoolDir;
         this.chunkRows = chunkRows;
         this.sampleModulo = sampleModulo;
@@ -81,10 +83,12 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             int index = 0;
             boolean more = true;
             while (more && !cancelled) {
-                Path file = spoolDir.resolve(String.format("chunk-%06d.rowbinary", index));
+                Path file = spoolDir.resolve(String.format("chunk-%06d.%s", index, format.extension()));
                 long chunkRowCount = 0;
-                long chunkBytes = 0;
-                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+                long chunkBytes;
+                ChunkWriter out = format.open(file, table.columns());
+                boolean completed = false;
+                try {
                     while (chunkRowCount < chunkRows && (more = cursor.next(row))) {
                         buf.reset();
                         encoder.encode(row, buf);
@@ -98,13 +102,19 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                                 nulls[i]++;
                             }
                         }
-                        buf.writeTo(out);
-                        chunkBytes += buf.length();
+                        out.write(row, buf);
                         chunkRowCount++;
                         if ((++rows & 0x3FF) == 0) {
                             rowsRead.set(rows);
                             progress.accept(rows);
                         }
+                    }
+                    out.close();
+                    completed = true;
+                    chunkBytes = out.bytes();
+                } finally {
+                    if (!completed) {
+                        closeQuietly(out);
                     }
                 }
                 bytes += chunkBytes;
@@ -133,6 +143,14 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             queue.offer(e instanceof IOException io ? new UncheckedIOException(io) : e);
         } finally {
             cursor.close();
+        }
+    }
+
+    private static void closeQuietly(ChunkWriter out) {
+        try {
+            out.close();
+        } catch (RuntimeException ignored) {
+            // the chunk is abandoned with its run; the failure that got us here is the one reported
         }
     }
 

@@ -20,15 +20,7 @@ public final class LoadChunkProcessor implements Processor {
         Chunk chunk = exchange.getIn().getBody(Chunk.class);
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         long t0 = System.nanoTime();
-        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
-        columns.addAll(MetadataColumns.NAMES);
-        String structure = run.table.columns().stream()
-            .map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType()).collect(Collectors.joining(", "));
-        run.clickhouse.insertFile(new InsertFile(
-            ClickHouseSql.table(run.manifest.sink().stagingSchema(), run.stagingTable),
-            ClickHouseSql.idList(columns),
-            "*, " + MetadataColumns.values(run.runId, run.loadId, run.extractedAt),
-            chunk.file(), "RowBinary", structure, null));
+        run.clickhouse.insertFile(insertOf(run, chunk.file()));
         try {
             Files.deleteIfExists(chunk.file());
         } catch (IOException e) {
@@ -38,5 +30,16 @@ public final class LoadChunkProcessor implements Processor {
         run.bytesLoaded += chunk.bytes();
         run.chunksLoaded++;
         run.addStep("clickhouse_load", t0);
+    }
+
+    /** The insert that loads {@code file} (one chunk in the run's format) into the run's staging table. */
+    static InsertFile insertOf(TransferRun run, java.nio.file.Path file) {
+        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
+        columns.addAll(MetadataColumns.NAMES);
+        String select = run.table.columns().stream().map(run.format::readExpression)
+            .collect(Collectors.joining(", "));
+        return new InsertFile(ClickHouseSql.table(run.manifest.sink().stagingSchema(), run.stagingTable),
+            ClickHouseSql.idList(columns), select + ", " + MetadataColumns.values(run.runId, run.loadId, run.extractedAt),
+            file, run.format.clickHouseFormat(), run.format.structure(run.table.columns()), run.format.insertSettings());
     }
 }

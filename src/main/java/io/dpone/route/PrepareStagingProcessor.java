@@ -8,6 +8,7 @@ import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
+import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.SourceColumn;
@@ -25,6 +26,8 @@ import org.apache.camel.Processor;
  */
 public final class PrepareStagingProcessor implements Processor {
     public static final String CHUNKS = "dponeChunks";
+    /** Set by the route YAML: the chunk format name ({@code rowbinary}, {@code tsv}, {@code parquet}). */
+    public static final String FORMAT = "dponeFormat";
 
     @Override
     public void process(Exchange exchange) {
@@ -63,8 +66,9 @@ public final class PrepareStagingProcessor implements Processor {
             + " COMMENT " + ClickHouseSql.literal(run.generationComment()));
         run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
         run.extractedAt = Instant.now();
+        run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
         run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize()), run.table,
-            run.spoolDir, run.manifest.source().chunkRows(), run.manifest.quality().hashSampleModulo(),
+            run.format, run.spoolDir, run.manifest.source().chunkRows(), run.manifest.quality().hashSampleModulo(),
             sink.maxSourceBytes(), run.progress::rowsRead);
         run.producer.start();
         exchange.setProperty(CHUNKS, run.producer);

@@ -2,6 +2,7 @@ package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.connect.ConnectionContext;
+import io.dpone.format.ChunkFormat;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.quality.GateResult;
 import io.dpone.quality.SourceStats;
@@ -37,6 +38,7 @@ public final class TransferRun {
     public SourceReader source;
     public SourceTable table;
     public String stagingTable;
+    public ChunkFormat format;
     public ChunkProducer producer;
     public Path spoolDir;
     public long rowsLoaded;
