@@ -35,6 +35,16 @@ public enum BlockerCode {
     SINK_LOAD_FAILED("sink.load_failed"),
     SINK_PUBLISH_FAILED("sink.publish_failed"),
     SINK_TARGET_SCHEMA_MISMATCH("sink.target_schema_mismatch"),
+    // route capability probes (spec: route capability certification)
+    SINK_CLUSTER_PULL_UNSUPPORTED("sink.cluster_pull_unsupported"),
+    SINK_NAMED_COLLECTION_MISSING("sink.auth.named_collection_missing"),
+    FORMAT_PARQUET_READ_UNSUPPORTED("format.parquet_read_unsupported"),
+    SOURCE_COLUMNAR_WRITER_MISSING("source.columnar_writer_missing"),
+    STORAGE_RUNTIME_PUT_DENIED("storage.runtime_put_denied"),
+    STORAGE_CLEANUP_FAILED("storage.cleanup_failed"),
+    // certification
+    CERTIFY_SCENARIO_UNKNOWN("certify.scenario_unknown"),
+    CERTIFY_NO_GREEN_ROUTE("certify.no_green_route"),
     // quality gates
     QUALITY_ROW_COUNT_MISMATCH("quality.row_count_mismatch"),
     QUALITY_NULL_COUNT_MISMATCH("quality.null_count_mismatch"),

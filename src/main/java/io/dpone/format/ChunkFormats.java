@@ -7,7 +7,9 @@ import java.util.function.Supplier;
 /** The chunk formats a route can name in its YAML ({@code dponeFormat} exchange property). */
 public final class ChunkFormats {
     private static final Map<String, Supplier<ChunkFormat>> FORMATS = Map.of(
-        "rowbinary", RowBinaryFormat::new);
+        "rowbinary", RowBinaryFormat::new,
+        "tsv", TabSeparatedFormat::new,
+        "parquet", ParquetFormat::new);
 
     private ChunkFormats() {
     }

@@ -1,5 +1,21 @@
 package io.dpone.manifest;
 
-/** A validated batch manifest. Instances only come out of {@link ManifestLoader}. */
-public record BatchManifest(String name, SourceSpec source, SinkSpec sink, QualitySpec quality) {
+/**
+ * A validated batch manifest. Instances come out of {@link ManifestLoader}; the {@code with...} copies are for
+ * certification, which runs the same manifest against safe targets.
+ */
+public record BatchManifest(String name, SourceSpec source, SinkSpec sink, QualitySpec quality,
+                            com.fasterxml.jackson.databind.JsonNode certification) {
+    public BatchManifest {
+        certification = certification == null ? null : certification.deepCopy();
+    }
+
+    /** The same manifest loading {@code target} (staging in the same schema) through {@code route}. */
+    public BatchManifest withTarget(TableRef target, String route) {
+        SinkOptions o = sink.options();
+        SinkOptions options = new SinkOptions(o.lineage(), route, o.orderBy(), o.externalArtifactStorePath(),
+            o.physicalDesign(), o.clickhouseBulk());
+        return new BatchManifest(name, source, new SinkSpec(sink.type(), sink.connectionRef(), target,
+            target.schema(), sink.mode(), sink.maxSourceBytes(), options), quality, certification);
+    }
 }

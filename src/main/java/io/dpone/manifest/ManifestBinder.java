@@ -48,7 +48,7 @@ final class ManifestBinder {
             q.path("hash_sample_modulo").asInt(q.path("typed_hash").asText("full").equals("sampled") ? 16 : 0));
 
         String name = root.path("name").asText(target.schema() + "." + target.name());
-        return new BatchManifest(name, source, sink, quality);
+        return new BatchManifest(name, source, sink, quality, root.has("certification") ? root.get("certification") : null);
     }
 
     private static TableRef table(JsonNode node) {

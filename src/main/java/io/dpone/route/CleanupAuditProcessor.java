@@ -14,7 +14,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * The cleanup audit gate: after publication nothing of this run may remain: no staging table, no spooled chunk.
+ * The cleanup audit gate: after publication nothing of this run may remain: no staging table, no spooled chunk,
+ * no object under the run's prefix.
  * Staging tables of other run ids are reported (they may belong to a concurrent or crashed run) but not dropped.
  */
 public final class CleanupAuditProcessor implements Processor {
@@ -39,13 +40,16 @@ public final class CleanupAuditProcessor implements Processor {
                 spoolLeft = -1;
             }
         }
+        long objectsLeft = run.objectStaging == null ? 0
+            : run.objectStaging.store().store().list(run.objectStaging.prefix().keyPrefix()).size();
         List<String> others = admin.tablesWithPrefix(sink.stagingSchema(),
             StagingNames.stagingPrefix(sink.table().name()));
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("own_staging_tables_left", stagingLeft ? 1 : 0);
         d.put("spooled_chunks_left", spoolLeft);
+        d.put("staged_objects_left", objectsLeft);
         d.put("other_runs_staging_tables", others.size());
-        if (stagingLeft || spoolLeft != 0) {
+        if (stagingLeft || spoolLeft != 0 || objectsLeft != 0) {
             Blocker b = Blocker.of(BlockerCode.QUALITY_STALE_ARTIFACTS, "cleanup",
                 "run artifacts remain after publication", d);
             run.gates.add(GateResult.failed("cleanup_audit", d, b));

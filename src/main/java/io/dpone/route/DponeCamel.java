@@ -43,6 +43,11 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("dropPredecessor", new DropPredecessorProcessor());
         beans.put("cleanupAudit", new CleanupAuditProcessor());
         beans.put("failedRun", new FailedRunProcessor());
+        beans.put("prepareObjectStorage", new PrepareObjectStorageProcessor());
+        beans.put("uploadChunk", new UploadChunkProcessor());
+        beans.put("pullChunk", new PullProcessor(false));
+        beans.put("pullAll", new PullProcessor(true));
+        beans.put("deleteStagedObjects", new DeleteStagedObjectsProcessor());
         beans.putAll(overrides);
         beans.forEach(main::bind);
         try {

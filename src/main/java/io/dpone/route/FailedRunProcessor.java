@@ -29,6 +29,14 @@ public final class FailedRunProcessor implements Processor {
             LOG.warn("spooled chunks of run {} could not be deleted; a resume with the same run id deletes them",
                 run.runKey);
         }
+        if (run.objectStaging != null) {
+            try {
+                run.objectStaging.store().store().deletePrefix(run.objectStaging.prefix().keyPrefix());
+            } catch (RuntimeException e) {
+                LOG.warn("staged objects of run {} could not be deleted; a resume with the same run id deletes them",
+                    run.runKey);
+            }
+        }
         if (!run.published && run.clickhouse != null && run.stagingTable != null) {
             try {
                 new TableAdmin(run.clickhouse).drop(run.manifest.sink().stagingSchema(), run.stagingTable);

@@ -33,6 +33,11 @@ public final class FullRefreshRunner {
     }
 
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
+        return run(manifest, runId, progress, 0);
+    }
+
+    /** As {@link #run(BatchManifest, String, ProgressListener)}, reading at most {@code rowLimit} rows (0: all). */
+    public RunReport run(BatchManifest manifest, String runId, ProgressListener progress, long rowLimit) {
         if (runId == null || !RUN_ID.matcher(runId).matches()) {
             throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
                 "run id must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -44,6 +49,7 @@ public final class FullRefreshRunner {
         }
         TransferRun run = new TransferRun(manifest, runId, context, workDir, progress);
         run.routeId = routeId;
+        run.rowLimit = rowLimit;
         List<Blocker> blockers = List.of();
         try {
             camel.call(run.routeId, run);

@@ -28,6 +28,8 @@ public final class PrepareStagingProcessor implements Processor {
     public static final String CHUNKS = "dponeChunks";
     /** Set by the route YAML: the chunk format name ({@code rowbinary}, {@code tsv}, {@code parquet}). */
     public static final String FORMAT = "dponeFormat";
+    /** Set by the route YAML: {@code chunked} (default) or {@code single} (one file per table). */
+    public static final String CHUNKING = "dponeChunking";
 
     @Override
     public void process(Exchange exchange) {
@@ -35,8 +37,10 @@ public final class PrepareStagingProcessor implements Processor {
         exchange.setProperty(RouteProperties.RUN, run);
         long t0 = System.nanoTime();
         SinkSpec sink = run.manifest.sink();
-        run.clickhouse = ClickHouseEndpoints.open(
-            run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
+        if (run.clickhouse == null) {
+            run.clickhouse = ClickHouseEndpoints.open(
+                run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
+        }
         TableAdmin admin = new TableAdmin(run.clickhouse);
         admin.ensureAtomicDatabase(sink.table().schema(), "sink.table.schema");
         admin.ensureAtomicDatabase(sink.stagingSchema(), "sink.staging.schema");
@@ -67,8 +71,8 @@ public final class PrepareStagingProcessor implements Processor {
         run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
         run.extractedAt = Instant.now();
         run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
-        run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize()), run.table,
-            run.format, run.spoolDir, run.manifest.source().chunkRows(), run.manifest.quality().hashSampleModulo(),
+        run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize(), run.rowLimit), run.table,
+            run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
             sink.maxSourceBytes(), run.progress::rowsRead);
         run.producer.start();
         exchange.setProperty(CHUNKS, run.producer);
@@ -79,6 +83,24 @@ public final class PrepareStagingProcessor implements Processor {
      * The staging (and so target) sort key: {@code sink.options.order_by} when given, each a selected non-nullable
      * column; otherwise the source primary key when all of it is selected and non-nullable; otherwise none.
      */
+    /**
+     * Rows per chunk: {@code single} (route property {@code dponeChunking}) puts the whole table in one file;
+     * Parquet routes take {@code columnar_fast_path.chunk_rows} when set; otherwise {@code source.options.chunk_rows}.
+     */
+    private static int chunkRows(Exchange exchange, TransferRun run) {
+        if ("single".equals(exchange.getProperty(CHUNKING, String.class))) {
+            return Integer.MAX_VALUE;
+        }
+        if ("Parquet".equals(run.format.clickHouseFormat())) {
+            Integer columnar = io.dpone.manifest.ColumnarFastPath.of(run.manifest.source().nativeTransfer())
+                .map(io.dpone.manifest.ColumnarFastPath::chunkRows).orElse(null);
+            if (columnar != null) {
+                return columnar;
+            }
+        }
+        return run.manifest.source().chunkRows();
+    }
+
     private static List<String> orderBy(TransferRun run) {
         List<String> wanted = run.manifest.sink().options().orderBy();
         if (wanted.isEmpty()) {

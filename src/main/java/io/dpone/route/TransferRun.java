@@ -39,6 +39,7 @@ public final class TransferRun {
     public SourceTable table;
     public String stagingTable;
     public ChunkFormat format;
+    public ObjectStaging objectStaging;
     public ChunkProducer producer;
     public Path spoolDir;
     public long rowsLoaded;
@@ -50,6 +51,8 @@ public final class TransferRun {
     public boolean published;
     public boolean resumedAfterPublish;
     public String routeId;
+    /** 0 for the whole table; a certification scenario may sample the first N rows in key order. */
+    public long rowLimit;
 
     public TransferRun(BatchManifest manifest, String runId, ConnectionContext context, Path workDir,
                        ProgressListener progress) {

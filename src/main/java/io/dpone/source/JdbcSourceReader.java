@@ -133,9 +133,10 @@ public final class JdbcSourceReader implements SourceReader {
     }
 
     @Override
-    public RowCursor open(SourceTable table, int fetchSize) {
+    public RowCursor open(SourceTable table, int fetchSize, long rowLimit) {
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        String sql = SqlServerDialect.selectAll(table.ref().schema(), table.ref().name(), names);
+        String sql = SqlServerDialect.select(table.ref().schema(), table.ref().name(), names, rowLimit,
+            table.primaryKey());
         try {
             Statement st = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             st.setFetchSize(fetchSize);

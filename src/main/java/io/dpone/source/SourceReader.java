@@ -8,8 +8,11 @@ public interface SourceReader extends AutoCloseable {
     /** Describes {@code table}, restricted to {@code columns} when non-empty, in that order. */
     SourceTable describe(TableRef table, List<String> columns);
 
-    /** Opens a streaming cursor over every row of {@code table}. */
-    RowCursor open(SourceTable table, int fetchSize);
+    /**
+     * Opens a streaming cursor over the rows of {@code table}: all of them when {@code rowLimit} is 0, else the
+     * first {@code rowLimit} in primary-key order (a deterministic sample for certification scenarios).
+     */
+    RowCursor open(SourceTable table, int fetchSize, long rowLimit);
 
     @Override
     void close();

@@ -19,7 +19,15 @@ public final class SqlServerDialect {
     }
 
     public static String selectAll(String schema, String table, List<String> columns) {
-        return "SELECT " + columns.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", "))
-            + " FROM " + quote(schema) + "." + quote(table);
+        return select(schema, table, columns, 0, List.of());
+    }
+
+    /** {@code SELECT [TOP (n)] cols FROM [s].[t] [ORDER BY key]}; the limit is a number, never text. */
+    public static String select(String schema, String table, List<String> columns, long limit, List<String> orderBy) {
+        return "SELECT " + (limit > 0 ? "TOP (" + limit + ") " : "")
+            + columns.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", "))
+            + " FROM " + quote(schema) + "." + quote(table)
+            + (limit > 0 && !orderBy.isEmpty()
+                ? " ORDER BY " + orderBy.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", ")) : "");
     }
 }

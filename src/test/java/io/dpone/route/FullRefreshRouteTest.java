@@ -128,12 +128,20 @@ class FullRefreshRouteTest {
     }
 
     @Test
-    void aRouteThatIsNotShippedIsATypedBlockerBeforeAnySideEffect() {
-        Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: object_storage_pull_s3");
-        RunReport r = Dpone.run(manifest, "no-route", TestEngines.context(h2), ProgressListener.NONE, dir);
-        assertFalse(r.passed());
-        assertEquals("run.route_unavailable", r.blockers().get(0).code());
-        assertEquals("sink.options.route", r.blockers().get(0).subject());
+    void aRouteMissingFromTheRuntimeIsATypedBlockerBeforeAnySideEffect() throws Exception {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: typed_raw_streaming");
+        RunReport r;
+        try (DponeCamel camel = DponeCamel.start(null, false)) {
+            camel.context().getRouteController().stopRoute("typed_raw_streaming");
+            camel.context().removeRoute("typed_raw_streaming");
+            r = new FullRefreshRunner(camel, TestEngines.context(h2), dir)
+                .run(io.dpone.manifest.ManifestLoader.load(manifest), "no-route", ProgressListener.NONE);
+        } catch (io.dpone.error.DponeException e) {
+            r = null;
+            assertEquals("run.route_unavailable", e.blockers().get(0).code());
+            assertEquals("sink.options.route", e.blockers().get(0).subject());
+        }
+        assertEquals(null, r, "the runner refuses before running");
         assertEquals(List.of(), ch.query("SELECT name FROM system.databases WHERE name = " + ClickHouseSql.literal(db)));
     }
 

@@ -1,0 +1,81 @@
+package io.dpone.certify;
+
+import io.dpone.connect.ConnectionContext;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.report.RunReport;
+import io.dpone.route.DponeCamel;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code dpone certify route-capabilities}: runs the scenario's route matrix one route at a time (so timings do
+ * not compete), gates each, picks the fastest route whose run, quality report and cleanup are all green as
+ * {@code preferred_route_id}, and writes the evidence files.
+ */
+public final class Certification {
+    private final ConnectionContext context;
+    private final Path workDir;
+
+    public Certification(ConnectionContext context, Path workDir) {
+        this.context = context;
+        this.workDir = workDir;
+    }
+
+    public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output) {
+        Instant started = Instant.now();
+        List<RouteDecision> decisions = new ArrayList<>();
+        Map<String, RunReport> reports = new LinkedHashMap<>();
+        try (DponeCamel camel = DponeCamel.start(null, false);
+             AutoCloseable warm = EngineWarmup.start(manifest, context, runId)) {
+            RouteCertifier certifier = new RouteCertifier(camel, context, workDir);
+            for (String route : scenario.routes()) {
+                RouteCertifier.Outcome o = scenario.readsSource()
+                    ? certifier.live(manifest, route, runId, scenario.rowLimit())
+                    : certifier.preflight(manifest, route, runId);
+                decisions.add(o.decision());
+                if (o.report() != null) {
+                    reports.put(route, o.report());
+                }
+            }
+        } catch (Exception e) {
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e);
+        }
+        String preferred = decisions.stream().filter(RouteDecision::selectable)
+            .min(Comparator.comparingLong(RouteDecision::durationMs)).map(RouteDecision::routeId).orElse(null);
+        List<Blocker> blockers = new ArrayList<>();
+        if (scenario.readsSource() && preferred == null) {
+            blockers.add(Blocker.of(BlockerCode.CERTIFY_NO_GREEN_ROUTE, "routes",
+                "no route finished with green DQ and green cleanup"));
+        }
+        List<String> warnings = new ArrayList<>();
+        decisions.stream().filter(d -> d.status().equals("blocked")).forEach(d -> warnings.add(d.routeId()
+            + " blocked: " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+        if (scenario.rowLimit() > 0) {
+            warnings.add("scenario reads at most " + scenario.rowLimit() + " rows per route (key order)");
+        }
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put("target_tables", decisions.stream().map(RouteDecision::safeTarget).toList());
+        overrides.put("object_prefix", "run-scoped per route: <uri_prefix with {run_id} = " + runId + ".<route>>");
+        overrides.put("production_target_touched", false);
+        CertificationReport report = new CertificationReport(CertificationReport.SCHEMA, runId, scenario.name(),
+            manifest.name(), blockers.isEmpty() && decisions.stream().noneMatch(d -> d.status().equals("failed")),
+            preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now());
+        new EvidenceWriter(output).write(report, reports);
+        return report;
+    }
+
+    /** Whether every gate of a route's report passed (skipped gates are not passes). */
+    static boolean allGatesPassed(RunReport r) {
+        return !r.gates().isEmpty() && r.gates().stream().allMatch(g -> "passed".equals(g.status()));
+    }
+}

@@ -1,0 +1,77 @@
+package io.dpone.cli;
+
+import io.dpone.certify.Certification;
+import io.dpone.certify.CertificationReport;
+import io.dpone.certify.RouteDecision;
+import io.dpone.certify.Scenario;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.EmbeddedDefaults;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.route.FullRefreshRunner;
+import io.dpone.error.BlockerCode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code dpone certify route-capabilities}: the route matrix with evidence files (see docs/certification.md). */
+@Command(name = "certify", description = "Certification workflows.", subcommands = CertifyCommand.RouteCapabilities.class)
+public final class CertifyCommand {
+    @Command(name = "route-capabilities", description = "Run a route capability certification scenario.")
+    static final class RouteCapabilities implements Callable<Integer> {
+        @Option(names = "--manifest", required = true, description = "Batch manifest.")
+        Path manifest;
+
+        @Option(names = "--scenario", required = true,
+            description = "preflight_only, small_live, or a scenario declared under certification.scenarios.")
+        String scenario;
+
+        @Option(names = "--output", required = true, description = "Directory for the evidence files.")
+        Path output;
+
+        @Option(names = "--run-id", required = true, description = "Certification run id.")
+        String runId;
+
+        @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+        Format format;
+
+        @Override
+        public Integer call() {
+            try {
+                if (!FullRefreshRunner.RUN_ID.matcher(runId).matches()) {
+                    throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
+                        "run id must be 1-128 characters of letters, digits, '.', '_' or '-'");
+                }
+                BatchManifest m = ManifestLoader.load(manifest);
+                Scenario s = Scenario.resolve(m, scenario);
+                CertificationReport r = new Certification(ConnectionContext.fromEnvironment(), EmbeddedDefaults.home())
+                    .run(m, s, runId, output);
+                return Output.emit(r.passed(), r, text(r), format);
+            } catch (DponeException e) {
+                return Output.emit(false, Map.of("schema", CertificationReport.SCHEMA, "run_id", runId, "passed", false,
+                    "blockers", e.blockers()), "certification blocked:\n" + Output.blockersText(e.blockers()), format);
+            }
+        }
+
+        private static String text(CertificationReport r) {
+            StringBuilder sb = new StringBuilder("certification ").append(r.scenario()).append(' ')
+                .append(r.passed() ? "passed" : "failed").append("; preferred route: ")
+                .append(r.preferredRouteId() == null ? "none" : r.preferredRouteId()).append('\n');
+            for (RouteDecision d : r.routes()) {
+                sb.append(String.format("  %-32s %-8s %10d rows %8d ms %10d rows/s%s%n", d.routeId(), d.status(),
+                    d.rows(), d.durationMs(), d.rowsPerSecond(), d.blockers().isEmpty() ? ""
+                        : "  " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+            }
+            List<Blocker> b = r.blockers();
+            if (!b.isEmpty()) {
+                sb.append(Output.blockersText(b));
+            }
+            return sb.toString();
+        }
+    }
+}

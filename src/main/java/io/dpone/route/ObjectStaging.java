@@ -1,0 +1,33 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.manifest.ColumnarFastPath;
+import io.dpone.storage.RunPrefix;
+import io.dpone.storage.StagingStore;
+
+/**
+ * A run's object-storage staging: the store, the run-scoped prefix, and how ClickHouse reads from it (a named
+ * collection, so no secret is written into SQL; or, for non-production only, inline keys).
+ */
+public record ObjectStaging(StagingStore store, RunPrefix prefix, ColumnarFastPath config, String pullFunction,
+                            String cluster) {
+
+    /** The table function call reading {@code key} (a glob is allowed) in {@code format} with {@code structure}. */
+    public String tableFunction(String key, String format, String structure) {
+        String url = store.clickHouseUrl(key);
+        String fn = pullFunction.equals("s3Cluster") ? "s3Cluster(" + ClickHouseSql.literal(cluster) + ", " : "s3(";
+        if ("named_collection".equals(config.readMode())) {
+            return fn + ClickHouseSql.id(config.namedCollection()) + ", url = " + ClickHouseSql.literal(url)
+                + ", format = " + ClickHouseSql.literal(format) + ", structure = " + ClickHouseSql.literal(structure)
+                + ")";
+        }
+        return fn + ClickHouseSql.literal(url) + ", " + ClickHouseSql.literal(store.accessKey().reveal()) + ", "
+            + ClickHouseSql.literal(store.secretKey().reveal()) + ", " + ClickHouseSql.literal(format) + ", "
+            + ClickHouseSql.literal(structure) + ")";
+    }
+
+    /** The object key of a chunk file name under the run prefix. */
+    public String key(String fileName) {
+        return prefix.key(fileName);
+    }
+}

@@ -1,0 +1,92 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.clickhouse.ClickHouseQueryException;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.ConnectionType;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.ClickHouseBulk;
+import io.dpone.manifest.ColumnarFastPath;
+import io.dpone.storage.RunPrefix;
+import io.dpone.storage.StagingStore;
+import java.util.List;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * Object-storage routes' first step, before any source IO: resolve the staging prefix and the runtime writer
+ * credential, provision or check ClickHouse's read access, and run the capability probes
+ * ({@link ObjectStorageProbes}). Any failed probe blocks the route with its spec code.
+ */
+public final class PrepareObjectStorageProcessor implements Processor {
+    /** Set by the route YAML: {@code s3} or {@code s3Cluster}. */
+    public static final String PULL_FUNCTION = "dponePullFunction";
+    private static final String PATH = "source.options.native_transfer.snapshot.columnar_fast_path";
+
+    @Override
+    public void process(Exchange exchange) {
+        TransferRun run = exchange.getIn().getBody(TransferRun.class);
+        exchange.setProperty(RouteProperties.RUN, run);
+        long t0 = System.nanoTime();
+        ColumnarFastPath cfg = ColumnarFastPath.of(run.manifest.source().nativeTransfer())
+            .orElseThrow(() -> new DponeException(BlockerCode.MANIFEST_MISSING_FIELD, PATH,
+                "object-storage routes need the columnar_fast_path.object_storage block"));
+        require(cfg.uriPrefix(), PATH + ".object_storage.uri_prefix");
+        require(cfg.runtimeConnectionId(), PATH + ".object_storage.runtime_access.connection_id");
+        if ("named_collection".equals(cfg.readMode())) {
+            require(cfg.namedCollection(), PATH + ".object_storage.clickhouse_read_access.named_collection");
+        }
+        String function = exchange.getProperty(PULL_FUNCTION, "s3", String.class);
+        ClickHouseBulk bulk = ClickHouseBulk.of(run.manifest.sink().options().clickhouseBulk());
+        RunPrefix prefix;
+        try {
+            prefix = RunPrefix.of(cfg.uriPrefix(), run.runId);
+        } catch (IllegalArgumentException e) {
+            throw new DponeException(BlockerCode.MANIFEST_INVALID_VALUE, PATH + ".object_storage.uri_prefix",
+                e.getMessage());
+        }
+        if (run.clickhouse == null) {
+            run.clickhouse = ClickHouseEndpoints.open(run.context.resolve(run.manifest.sink().connectionRef(),
+                ConnectionType.CLICKHOUSE, "sink.connection_ref"));
+        }
+        StagingStore store = StagingStore.open(run.context.resolve(cfg.runtimeConnectionId(), ConnectionType.S3,
+            PATH + ".object_storage.runtime_access.connection_id"), prefix.bucket());
+        run.objectStaging = new ObjectStaging(store, prefix, cfg, function, bulk.cluster());
+        // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
+        store.store().deletePrefix(prefix.keyPrefix());
+        if (store.embedded() && "named_collection".equals(cfg.readMode())
+                && "embedded".equals(run.clickhouse.kind())) {
+            provisionNamedCollection(run.clickhouse, cfg.namedCollection(), store);
+        }
+        List<Blocker> blocked = new ObjectStorageProbes(run).run(function.equals("s3Cluster"));
+        run.addStep("preflight", t0);
+        if (!blocked.isEmpty()) {
+            throw new DponeException(blocked);
+        }
+    }
+
+    private static void require(String value, String path) {
+        if (value == null || value.isBlank()) {
+            throw new DponeException(BlockerCode.MANIFEST_MISSING_FIELD, path, "required for object-storage routes");
+        }
+    }
+
+    /**
+     * The embedded engine reads the embedded store with keys generated at each start, so dpone (owning both)
+     * writes the named collection itself. A real ClickHouse's collection is platform-owned and only checked.
+     */
+    private static void provisionNamedCollection(ClickHouseEndpoint ch, String name, StagingStore store) {
+        try {
+            ch.execute("DROP NAMED COLLECTION IF EXISTS " + ClickHouseSql.id(name));
+            ch.execute("CREATE NAMED COLLECTION " + ClickHouseSql.id(name) + " AS access_key_id = "
+                + ClickHouseSql.literal(store.accessKey().reveal()) + ", secret_access_key = "
+                + ClickHouseSql.literal(store.secretKey().reveal()));
+        } catch (ClickHouseQueryException e) {
+            throw new DponeException(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
+                "the embedded ClickHouse refused to create named collection " + name);
+        }
+    }
+}

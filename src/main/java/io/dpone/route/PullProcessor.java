@@ -1,0 +1,52 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.source.SourceColumn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * ClickHouse pulls staged Parquet into the staging table with {@code s3(...)} / {@code s3Cluster(...)}. In the
+ * split it pulls the chunk just uploaded; after the split ({@code all: true}) it pulls the run prefix's glob in one
+ * statement. {@code s3_throw_on_zero_files_match=1}: an empty glob fails instead of loading zero rows.
+ */
+public final class PullProcessor implements Processor {
+    private final boolean all;
+
+    public PullProcessor(boolean all) {
+        this.all = all;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        if (run.resumedAfterPublish) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        String key = all ? run.objectStaging.key("chunk-*." + run.format.extension())
+            : exchange.getProperty(UploadChunkProcessor.KEY, String.class);
+        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
+        columns.addAll(MetadataColumns.NAMES);
+        String select = run.table.columns().stream().map(run.format::readExpression).collect(Collectors.joining(", "));
+        String settings = "s3_throw_on_zero_files_match = 1"
+            + (run.format.insertSettings() == null ? "" : ", " + run.format.insertSettings());
+        run.clickhouse.execute("INSERT INTO " + ClickHouseSql.table(run.manifest.sink().stagingSchema(),
+            run.stagingTable) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
+            + MetadataColumns.values(run.runId, run.loadId, run.extractedAt) + " FROM "
+            + run.objectStaging.tableFunction(key, run.format.clickHouseFormat(),
+                run.format.structure(run.table.columns()))
+            + " SETTINGS " + settings);
+        if (!all) {
+            // the per-chunk routes count rows as they land; the one-statement pull counts them all at once
+            run.rowsLoaded += exchange.getIn().getBody(Chunk.class).rows();
+        } else {
+            run.rowsLoaded = run.producer.rowsRead();
+        }
+        run.addStep("clickhouse_pull", t0);
+    }
+}

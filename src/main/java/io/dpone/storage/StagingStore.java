@@ -1,0 +1,92 @@
+package io.dpone.storage;
+
+import io.dpone.connect.ConnectionSpec;
+import io.dpone.connect.Secret;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The runtime's access to the object store that stages Parquet chunks, from an {@code s3} connection alias:
+ * a real endpoint ({@code url}, {@code user} = access key id, password = secret key, {@code options.region},
+ * {@code options.clickhouse_endpoint} when ClickHouse reaches the store under another address), or
+ * {@code embedded: true}, an in-process S3Proxy under {@code options.path} that lives as long as the process.
+ */
+public final class StagingStore implements AutoCloseable {
+    private static final Map<Path, EmbeddedS3> EMBEDDED = new HashMap<>();
+
+    private final S3ObjectStore store;
+    private final String clickHouseEndpoint;
+    private final Secret accessKey;
+    private final Secret secretKey;
+    private final boolean embedded;
+
+    private StagingStore(S3ObjectStore store, String clickHouseEndpoint, Secret accessKey, Secret secretKey,
+                         boolean embedded) {
+        this.store = store;
+        this.clickHouseEndpoint = clickHouseEndpoint;
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
+        this.embedded = embedded;
+    }
+
+    /** Opens the store for {@code bucket} through {@code spec}. */
+    public static StagingStore open(ConnectionSpec spec, String bucket) {
+        if (spec.embedded()) {
+            EmbeddedS3 s3 = embedded(Path.of(spec.option("path",
+                Path.of(System.getProperty("java.io.tmpdir"), "dpone-embedded-s3").toString())));
+            s3.createBucket(bucket);
+            Secret ak = Secret.of(s3.accessKey());
+            Secret sk = Secret.of(s3.secretKey());
+            return new StagingStore(s3.store(bucket, S3ObjectStore.Tuning.DEFAULTS), s3.endpoint(), ak, sk, true);
+        }
+        if (spec.url() == null || spec.user() == null || spec.password() == null) {
+            throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, spec.alias(),
+                "s3 alias '" + spec.alias() + "' needs url, user (access key id) and a password source (secret key)");
+        }
+        Secret ak = Secret.of(spec.user());
+        S3ObjectStore store = S3ObjectStore.connect(spec.url(), spec.option("region", S3ObjectStore.DEFAULT_REGION),
+            spec.user(), spec.password().reveal(), bucket);
+        return new StagingStore(store, spec.option("clickhouse_endpoint", spec.url()), ak, spec.password(), false);
+    }
+
+    private static EmbeddedS3 embedded(Path dir) {
+        synchronized (EMBEDDED) {
+            return EMBEDDED.computeIfAbsent(dir.toAbsolutePath().normalize(), d -> {
+                EmbeddedS3 s3 = EmbeddedS3.filesystem(d);
+                Runtime.getRuntime().addShutdownHook(new Thread(s3::close, "dpone-embedded-s3-stop"));
+                return s3;
+            });
+        }
+    }
+
+    public S3ObjectStore store() {
+        return store;
+    }
+
+    /** Whether dpone runs this store itself (then it also provisions ClickHouse's read access to it). */
+    public boolean embedded() {
+        return embedded;
+    }
+
+    /** The path-style URL under which ClickHouse reads {@code key} (may contain a {@code *} glob). */
+    public String clickHouseUrl(String key) {
+        String base = clickHouseEndpoint.endsWith("/") ? clickHouseEndpoint : clickHouseEndpoint + "/";
+        return base + store.bucket() + "/" + key;
+    }
+
+    public Secret accessKey() {
+        return accessKey;
+    }
+
+    public Secret secretKey() {
+        return secretKey;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
