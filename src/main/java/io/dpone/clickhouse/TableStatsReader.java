@@ -15,7 +15,7 @@ public final class TableStatsReader {
     }
 
     public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
-                                   String runId, int sampleModulo) {
+                                   String runId, int sampleModulo, List<String> distinctColumns) {
         List<List<String>> present = ch.query("SELECT name FROM system.columns WHERE database = "
             + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
         List<String> names = present.stream().map(r -> r.get(0)).toList();
@@ -35,6 +35,12 @@ public final class TableStatsReader {
                 + " OR toYear(" + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") < 2000"
                 + " OR toYear(" + ClickHouseSql.id(MetadataColumns.EXTRACTED_AT) + ") < 2000)"
             : "0");
+        for (String c : columns) {
+            select.add("sum(" + columnHash(c) + ")");
+        }
+        for (String c : distinctColumns) {
+            select.add("uniqExact(" + columnHash(c) + ")");
+        }
         String sql = "WITH xxHash64(formatRowNoNewline('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
             + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table);
         List<String> row = ch.query(sql).get(0);
@@ -43,7 +49,20 @@ public final class TableStatsReader {
             nulls.put(columns.get(i), Long.parseLong(row.get(1 + i)));
         }
         int k = 1 + columns.size();
+        Map<String, Long> columnHashes = new LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+            columnHashes.put(columns.get(i), Long.parseUnsignedLong(row.get(k + 3 + i)));
+        }
+        Map<String, Long> distinct = new LinkedHashMap<>();
+        for (int i = 0; i < distinctColumns.size(); i++) {
+            distinct.put(distinctColumns.get(i), Long.parseLong(row.get(k + 3 + columns.size() + i)));
+        }
         return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
-            Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)));
+            Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, distinct);
+    }
+
+    /** xxHash64 of one column's own RowBinary bytes (NULL flag included), as the source side computes it. */
+    private static String columnHash(String column) {
+        return "xxHash64(formatRowNoNewline('RowBinary', " + ClickHouseSql.id(column) + "))";
     }
 }

@@ -50,6 +50,8 @@ public enum BlockerCode {
     QUALITY_NULL_COUNT_MISMATCH("quality.null_count_mismatch"),
     QUALITY_TYPED_HASH_MISMATCH("quality.typed_hash_mismatch"),
     QUALITY_METADATA_COLUMNS_MISSING("quality.metadata_columns_missing"),
+    QUALITY_DISTINCT_COUNT_MISMATCH("quality.distinct_count_mismatch"),
+    QUALITY_FIDELITY_MISMATCH("quality.fidelity_mismatch"),
     QUALITY_STALE_ARTIFACTS("quality.stale_artifacts"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");

@@ -147,9 +147,19 @@ public final class ParquetFormat implements ChunkFormat {
                 fixed[i] = new byte[c.encoding() == Encoding.UUID ? 16 : c.fixedLength()];
             }
             MessageType schema = schema(columns);
-            ParquetProperties props = ParquetProperties.builder()
+            ParquetProperties.Builder pb = ParquetProperties.builder();
+            if (System.getProperty("pq.sel") != null) {
+                for (ParquetColumn c : columns) {
+                    boolean on = switch (c.encoding()) {
+                        case TEXT, BYTES, INT32, DATE, DECIMAL_INT32 -> true;
+                        default -> false;
+                    };
+                    pb.withDictionaryEncoding(c.source().name(), on);
+                }
+            }
+            ParquetProperties props = pb
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                .withDictionaryEncoding(Boolean.parseBoolean(System.getProperty("pq.dict", "true")))
+                .withDictionaryEncoding(Boolean.parseBoolean(System.getProperty("pq.dict", "true"))) // EXPERIMENT
                 .withStatisticsEnabled(Boolean.parseBoolean(System.getProperty("pq.stats", "true")))
                 .withSizeStatisticsEnabled(Boolean.parseBoolean(System.getProperty("pq.sizestats", "true")))
                 .withPageWriteChecksumEnabled(Boolean.parseBoolean(System.getProperty("pq.crc", "true")))

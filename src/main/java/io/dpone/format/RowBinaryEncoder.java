@@ -37,7 +37,18 @@ public final class RowBinaryEncoder {
 
     /** Appends one row to {@code out}. */
     public void encode(Object[] row, ByteBuf out) {
+        encode(row, out, null);
+    }
+
+    /**
+     * Appends one row; when {@code offsets} is given (length columns + 1) it receives where each column's bytes
+     * start, and the end, so a column's own RowBinary bytes can be hashed on their own.
+     */
+    public void encode(Object[] row, ByteBuf out, int[] offsets) {
         for (int i = 0; i < types.length; i++) {
+            if (offsets != null) {
+                offsets[i] = out.length();
+            }
             Object v = row[i];
             if (nullable[i]) {
                 out.writeByte(v == null ? 1 : 0);
@@ -48,6 +59,9 @@ public final class RowBinaryEncoder {
                 throw new IllegalStateException("NULL in a non-nullable column");
             }
             writeValue(types[i], v, out);
+        }
+        if (offsets != null) {
+            offsets[types.length] = out.length();
         }
     }
 

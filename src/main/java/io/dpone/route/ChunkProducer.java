@@ -6,6 +6,7 @@ import io.dpone.format.ByteBuf;
 import io.dpone.format.ChunkFormat;
 import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
+import io.dpone.quality.ColumnDigests;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
@@ -15,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -42,6 +44,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private final int chunkRows;
     private final int sampleModulo;
     private final Long maxBytes;
+    private final List<String> distinctColumns;
     private final AtomicLong rowsRead = new AtomicLong();
     private final LongConsumer progress;
     private volatile boolean cancelled;
@@ -51,7 +54,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private Object next;
 
     public ChunkProducer(RowCursor cursor, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
-                         int sampleModulo, Long maxBytes, LongConsumer progress) {
+                         int sampleModulo, Long maxBytes, List<String> distinctColumns, LongConsumer progress) {
+        this.distinctColumns = List.copyOf(distinctColumns);
         this.cursor = cursor;
         this.table = table;
         this.format = format;
@@ -79,6 +83,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         Object[] row = new Object[columns];
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
+        int[] offsets = new int[columns + 1];
+        List<String> names = table.columns().stream().map(SourceColumn::name).toList();
+        ColumnDigests digests = new ColumnDigests(names, distinctColumns);
         try {
             int index = 0;
             boolean more = true;
@@ -91,7 +98,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 try {
                     while (chunkRowCount < chunkRows && (more = cursor.next(row))) {
                         buf.reset();
-                        encoder.encode(row, buf);
+                        encoder.encode(row, buf, offsets);
+                        digests.add(buf.array(), offsets);
                         long h = XXH.hash(buf.array(), 0, buf.length(), 0);
                         if (sampleModulo <= 1 || Long.remainderUnsigned(h, sampleModulo) == 0) {
                             hash += h;
@@ -132,8 +140,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             rowsRead.set(rows);
             progress.accept(rows);
             readNanos = System.nanoTime() - started;
-            stats = SourceStats.of(rows, table.columns().stream().map(SourceColumn::name).toList(), nulls, hash,
-                hashed, bytes);
+            stats = SourceStats.of(rows, names, nulls, hash, hashed, bytes, digests);
             put(END);
         } catch (RuntimeException | IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {

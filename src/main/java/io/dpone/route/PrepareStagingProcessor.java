@@ -73,7 +73,7 @@ public final class PrepareStagingProcessor implements Processor {
         run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
         run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize(), run.rowLimit), run.table,
             run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
-            sink.maxSourceBytes(), run.progress::rowsRead);
+            sink.maxSourceBytes(), run.manifest.quality().distinctColumns(), run.progress::rowsRead);
         run.producer.start();
         exchange.setProperty(CHUNKS, run.producer);
         run.addStep("prepare", t0);

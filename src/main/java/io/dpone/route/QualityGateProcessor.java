@@ -10,7 +10,13 @@ import io.dpone.quality.QualityGate;
 import io.dpone.quality.RowCountGate;
 import io.dpone.quality.TargetStats;
 import io.dpone.quality.TypedHashGate;
+import io.dpone.quality.DistinctCountGate;
+import io.dpone.quality.FidelityGate;
 import io.dpone.source.SourceColumn;
+import io.dpone.source.types.ColumnType;
+import io.dpone.source.types.DecimalType;
+import io.dpone.source.types.FloatType;
+import io.dpone.source.types.StringType;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -20,6 +26,10 @@ import org.apache.camel.Processor;
  * the route before publication; the error policy then drops the staging table, so the target is untouched.
  */
 public final class QualityGateProcessor implements Processor {
+    private static List<String> columnsOf(TransferRun run, Class<? extends ColumnType> family) {
+        return run.table.columns().stream().filter(c -> family.isInstance(c.type())).map(SourceColumn::name).toList();
+    }
+
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
@@ -31,10 +41,15 @@ public final class QualityGateProcessor implements Processor {
         run.sourceStats = run.producer.stats();
         run.stepMillis.put("source_read", run.producer.readNanos() / 1_000_000);
         List<String> columns = run.table.columns().stream().map(SourceColumn::name).toList();
+        List<String> distinct = List.copyOf(run.sourceStats.distinctCounts().keySet());
         TargetStats target = TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(),
-            run.stagingTable, columns, run.runId, run.manifest.quality().hashSampleModulo());
-        List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(),
-            new TypedHashGate(run.manifest.quality().typedHash()), new MetadataColumnsGate());
+            run.stagingTable, columns, run.runId, run.manifest.quality().hashSampleModulo(), distinct);
+        List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
+            new TypedHashGate(run.manifest.quality().typedHash()),
+            new FidelityGate("decimal", columnsOf(run, DecimalType.class)),
+            new FidelityGate("float", columnsOf(run, FloatType.class)),
+            new FidelityGate("unicode", columnsOf(run, StringType.class)),
+            new MetadataColumnsGate());
         for (QualityGate gate : gates) {
             run.gates.add(gate.evaluate(run.sourceStats, target));
         }

@@ -39,6 +39,10 @@ class QualityGateDefectTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "float off by one ulp|ALTER TABLE %s UPDATE unit_price = reinterpretAsFloat64(bitXor(reinterpretAsUInt64(unit_price), 1)) WHERE sale_id = 7 AND unit_price IS NOT NULL|quality.typed_hash_mismatch",
+        "float off by one ulp (pinned)|ALTER TABLE %s UPDATE unit_price = reinterpretAsFloat64(bitXor(reinterpretAsUInt64(unit_price), 1)) WHERE sale_id = 7 AND unit_price IS NOT NULL|quality.fidelity_mismatch",
+        "rounded decimal (pinned)|ALTER TABLE %s UPDATE amount = round(amount, 2) WHERE sale_id = (SELECT min(sale_id) FROM %s WHERE amount != round(amount, 2))|quality.fidelity_mismatch",
+        "truncated emoji (pinned)|ALTER TABLE %s UPDATE customer_name = substring(customer_name, 1, length(customer_name) - 1) WHERE sale_id = (SELECT min(sale_id) FROM %s WHERE customer_name LIKE '%%😀%%')|quality.fidelity_mismatch",
+        "new distinct status|ALTER TABLE %s UPDATE status = 'never_seen' WHERE sale_id = 13|quality.distinct_count_mismatch",
         "one extra NULL|ALTER TABLE %s UPDATE note = NULL WHERE sale_id = (SELECT min(sale_id) FROM %s WHERE note IS NOT NULL)|quality.null_count_mismatch",
         "one dropped row|ALTER TABLE %s DELETE WHERE sale_id = 9|quality.row_count_mismatch",
         "truncated emoji|ALTER TABLE %s UPDATE customer_name = substring(customer_name, 1, length(customer_name) - 1) WHERE sale_id = (SELECT min(sale_id) FROM %s WHERE customer_name LIKE '%%😀%%')|quality.typed_hash_mismatch",
@@ -51,7 +55,10 @@ class QualityGateDefectTest {
         try (Connection src = DriverManager.getConnection(h2, "sa", "");
              ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             DemoSalesGenerator.seed(src, 1_000, 5);
-            var manifest = ManifestLoader.load(Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]"));
+            Path file = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]");
+            java.nio.file.Files.writeString(file, java.nio.file.Files.readString(file)
+                + "quality:\n  distinct_columns: [status, sale_id]\n");
+            var manifest = ManifestLoader.load(file);
             var ctx = TestEngines.context(h2);
             try (DponeCamel camel = DponeCamel.start(null, false)) {
                 assertTrue(new FullRefreshRunner(camel, ctx, dir).run(manifest, "good", ProgressListener.NONE).passed());

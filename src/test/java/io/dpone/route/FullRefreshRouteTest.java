@@ -63,9 +63,12 @@ class FullRefreshRouteTest {
         assertEquals(3_000, r.loadedRows());
         assertEquals(3_000, r.sourceRows());
         assertTrue(r.chunks() >= 5, "700-row chunks must split the load");
-        assertEquals(List.of("row_count", "null_counts", "typed_hash", "metadata_columns", "cleanup_audit"),
+        assertEquals(List.of("row_count", "null_counts", "distinct_counts", "typed_hash", "decimal_fidelity",
+            "float_fidelity", "unicode_fidelity", "metadata_columns", "cleanup_audit"),
             r.gates().stream().map(g -> g.gate()).toList());
-        assertTrue(r.gates().stream().allMatch(g -> g.status().equals("passed")));
+        assertEquals(List.of("distinct_counts"), r.gates().stream().filter(g -> !g.status().equals("passed"))
+            .map(g -> g.gate()).toList(), "only the unconfigured distinct gate may be skipped");
+        assertEquals("skipped", r.gates().get(2).status());
         assertEquals(3_000, count(" WHERE __dpone__run_id = 'run-1'"));
         assertEquals(List.of(List.of("sales")), ch.query("SELECT name FROM system.tables WHERE database = "
             + ClickHouseSql.literal(db)));

@@ -1,0 +1,72 @@
+package io.dpone.quality;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jpountz.xxhash.XXHash64;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * Per-column evidence gathered while rows stream: for every column the wrap-around sum of xxHash64 over the
+ * column's own RowBinary bytes (the fidelity gates compare these per type family), and for the configured
+ * distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes the same from the
+ * loaded table with {@code formatRowNoNewline('RowBinary', column)}. Distinct sets cost memory per distinct value,
+ * so only columns listed in {@code quality.distinct_columns} get one.
+ */
+public final class ColumnDigests {
+    private static final XXHash64 XXH = XXHashFactory.fastestInstance().hash64();
+
+    private final List<String> columns;
+    private final long[] sums;
+    private final int[] distinctIndex;
+    private final Set<Long>[] distinct;
+
+    @SuppressWarnings("unchecked")
+    public ColumnDigests(List<String> columns, List<String> distinctColumns) {
+        this.columns = List.copyOf(columns);
+        this.sums = new long[columns.size()];
+        this.distinctIndex = distinctColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
+        this.distinct = new Set[distinctIndex.length];
+        for (int i = 0; i < distinct.length; i++) {
+            distinct[i] = new HashSet<>();
+        }
+    }
+
+    private static int indexOf(List<String> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Adds one encoded row; {@code offsets[i]..offsets[i+1]} are column i's bytes in {@code bytes}. */
+    public void add(byte[] bytes, int[] offsets) {
+        for (int i = 0; i < sums.length; i++) {
+            sums[i] += XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0);
+        }
+        for (int k = 0; k < distinctIndex.length; k++) {
+            int i = distinctIndex[k];
+            distinct[k].add(XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0));
+        }
+    }
+
+    public Map<String, Long> columnHashes() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < sums.length; i++) {
+            m.put(columns.get(i), sums[i]);
+        }
+        return m;
+    }
+
+    public Map<String, Long> distinctCounts() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int k = 0; k < distinctIndex.length; k++) {
+            m.put(columns.get(distinctIndex[k]), (long) distinct[k].size());
+        }
+        return m;
+    }
+}
