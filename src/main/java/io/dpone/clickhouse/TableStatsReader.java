@@ -41,7 +41,7 @@ public final class TableStatsReader {
         for (String c : distinctColumns) {
             select.add("uniqExact(" + columnHash(c) + ")");
         }
-        String sql = "WITH xxHash64(formatRowNoNewline('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
+        String sql = "WITH xxHash64(formatRow('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
             + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table);
         List<String> row = ch.query(sql).get(0);
         Map<String, Long> nulls = new LinkedHashMap<>();
@@ -63,6 +63,6 @@ public final class TableStatsReader {
 
     /** xxHash64 of one column's own RowBinary bytes (NULL flag included), as the source side computes it. */
     private static String columnHash(String column) {
-        return "xxHash64(formatRowNoNewline('RowBinary', " + ClickHouseSql.id(column) + "))";
+        return "xxHash64(formatRow('RowBinary', " + ClickHouseSql.id(column) + "))";
     }
 }

@@ -12,7 +12,7 @@ import net.jpountz.xxhash.XXHashFactory;
  * Per-column evidence gathered while rows stream: for every column the wrap-around sum of xxHash64 over the
  * column's own RowBinary bytes (the fidelity gates compare these per type family), and for the configured
  * distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes the same from the
- * loaded table with {@code formatRowNoNewline('RowBinary', column)}. Distinct sets cost memory per distinct value,
+ * loaded table with {@code formatRow('RowBinary', column)}. Distinct sets cost memory per distinct value,
  * so only columns listed in {@code quality.distinct_columns} get one.
  */
 public final class ColumnDigests {

@@ -29,6 +29,10 @@ final class ObjectStorageProbes {
     private static final List<SourceColumn> SENTINEL = List.of(new SourceColumn("probe", "bigint", false,
         new IntegerType(64, false)));
 
+    /** A probe must answer quickly: ClickHouse's S3 client otherwise retries an unreachable store for minutes. */
+    static final String PROBE_SETTINGS = "s3_throw_on_zero_files_match = 1, s3_retry_attempts = 1, "
+        + "s3_connect_timeout_ms = 3000, s3_request_timeout_ms = 10000, s3_max_unexpected_write_error_retries = 1";
+
     private final TransferRun run;
 
     ObjectStorageProbes(TransferRun run) {
@@ -41,7 +45,7 @@ final class ObjectStorageProbes {
         Path sentinel = null;
         String key = staging.key("_preflight-" + UUID.randomUUID() + ".parquet");
         try {
-            sentinel = writeSentinel();
+            sentinel = writeSentinel(run.workDir.resolve("spool").resolve(run.runKey + "-preflight"));
         } catch (RuntimeException | IOException e) {
             blocked.add(Blocker.of(BlockerCode.SOURCE_COLUMNAR_WRITER_MISSING, "parquet_writer",
                 "the runtime cannot write a Parquet chunk"));
@@ -76,7 +80,7 @@ final class ObjectStorageProbes {
         if (blocked.isEmpty() && uploaded && staging.config().requireClickhouseRead()) {
             try {
                 String n = run.clickhouse.query("SELECT count() FROM " + staging.tableFunction(key, "Parquet",
-                    "probe Int64") + " SETTINGS s3_throw_on_zero_files_match = 1").get(0).get(0);
+                    "probe Int64") + " SETTINGS " + PROBE_SETTINGS).get(0).get(0);
                 if (!"1".equals(n)) {
                     throw new ClickHouseQueryException("sentinel read returned " + n + " rows");
                 }
@@ -105,15 +109,18 @@ final class ObjectStorageProbes {
         if (sentinel != null) {
             try {
                 Files.deleteIfExists(sentinel);
+                Files.deleteIfExists(sentinel.getParent());
             } catch (IOException ignored) {
-                // a temp file; nothing to lose
+                // a sentinel file; nothing to lose
             }
         }
     }
 
-    private static Path writeSentinel() throws IOException {
+    /** Writes a one-row Parquet chunk where the run spools its chunks: both the writer and the spool must work. */
+    private static Path writeSentinel(Path dir) throws IOException {
         ChunkFormat parquet = ChunkFormats.byName("parquet");
-        Path file = Files.createTempFile("dpone-preflight", ".parquet");
+        Files.createDirectories(dir);
+        Path file = dir.resolve("sentinel.parquet");
         ByteBuf buf = new ByteBuf(16);
         buf.writeLongLE(1L);
         try (ChunkWriter w = parquet.open(file, SENTINEL)) {

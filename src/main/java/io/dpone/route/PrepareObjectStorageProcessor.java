@@ -55,8 +55,6 @@ public final class PrepareObjectStorageProcessor implements Processor {
         StagingStore store = StagingStore.open(run.context.resolve(cfg.runtimeConnectionId(), ConnectionType.S3,
             PATH + ".object_storage.runtime_access.connection_id"), prefix.bucket());
         run.objectStaging = new ObjectStaging(store, prefix, cfg, function, bulk.cluster());
-        // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
-        store.store().deletePrefix(prefix.keyPrefix());
         if (store.embedded() && "named_collection".equals(cfg.readMode())
                 && "embedded".equals(run.clickhouse.kind())) {
             provisionNamedCollection(run.clickhouse, cfg.namedCollection(), store);
@@ -66,6 +64,8 @@ public final class PrepareObjectStorageProcessor implements Processor {
         if (!blocked.isEmpty()) {
             throw new DponeException(blocked);
         }
+        // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
+        store.store().deletePrefix(prefix.keyPrefix());
     }
 
     private static void require(String value, String path) {

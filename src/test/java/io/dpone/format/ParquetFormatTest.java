@@ -1,10 +1,13 @@
 package io.dpone.format;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.format.parquet.ZstdCodecFactory;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.types.BinaryType;
 import io.dpone.source.types.BoolType;
@@ -19,6 +22,7 @@ import io.dpone.source.types.UuidType;
 import io.dpone.testing.TestEngines;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +39,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,6 +90,11 @@ class ParquetFormatTest {
         new Family("d38", new DecimalType(38, 10), decimals(10, "0", "9999999999999999999999999999.9999999999",
             "-9999999999999999999999999999.9999999999", "0.0000000001", "-0.0000000001", "1.2345678901",
             "170141183460469231731.6873037158", "-1", "922337203.6854775808", "-922337203.6854775809"),
+            "toString(%s)", ParquetFormatTest::plain),
+        new Family("d76", new DecimalType(76, 20), decimals(20, "9".repeat(56) + "." + "9".repeat(20),
+            "-" + "9".repeat(56) + "." + "9".repeat(20), "0", "0." + "0".repeat(19) + "1", "-1",
+            "12345678901234567890123456789012345678901234567890123456.78901234567890123456", "-0.5",
+            "922337203685477580.8", "-922337203685477580.9", "123456789012345678901234567890.12345678901234567890"),
             "toString(%s)", ParquetFormatTest::plain),
         new Family("f64", new FloatType(64), new Object[] {0.0, -0.0, Double.MIN_VALUE, -Double.MAX_VALUE, 0.1 + 0.2,
             Math.PI, 1e-300, Double.MAX_VALUE, -1.0 / 3, Double.MIN_NORMAL}, "reinterpretAsUInt64(%s)",
@@ -242,7 +252,67 @@ class ParquetFormatTest {
         assertEquals("0", ch.query("SELECT count() FROM " + emptyTable).get(0).get(0));
     }
 
+    @Test
+    void failedChunkIsAbandonedWithItsFileClosed() throws Exception {
+        List<SourceColumn> columns = List.of(new SourceColumn("id", "bigint", false, new IntegerType(64, false)),
+            new SourceColumn("s", "nvarchar", false, new StringType()));
+        Path file = dir.resolve("failed.parquet");
+        ChunkWriter w = new ParquetFormat().open(file, columns);
+        w.write(new Object[] {1L, "ok"}, new ByteBuf(16));
+        boolean proc = Files.isDirectory(Path.of("/proc/self/fd"));
+        assertEquals(proc ? 1 : 0, openDescriptors(file));
+        Exception e = assertThrows(IllegalStateException.class, () -> w.write(new Object[] {2L, null}, new ByteBuf(16)));
+        assertTrue(e.getMessage().contains("non-nullable"));
+        assertThrows(IllegalStateException.class, () -> w.write(new Object[] {3L, "x"}, new ByteBuf(16)));
+        w.close(); // abandons: no footer, no exception, descriptor released
+        assertEquals(0, w.bytes());
+        assertEquals(0, openDescriptors(file));
+    }
+
+    /** Descriptors this process holds on {@code file} (Linux), or 0 where /proc is unavailable. */
+    static long openDescriptors(Path file) throws Exception {
+        Path fds = Path.of("/proc/self/fd");
+        if (!Files.isDirectory(fds)) {
+            return 0;
+        }
+        Path real = file.toRealPath();
+        try (var list = Files.list(fds)) {
+            return list.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).equals(real);
+                } catch (Exception ignored) {
+                    return false;
+                }
+            }).count();
+        }
+    }
+
+    @Test
+    void zstdCodecFactoryRoundTripsPages() throws Exception {
+        ZstdCodecFactory codecs = new ZstdCodecFactory(ZstdCodecFactory.DEFAULT_LEVEL);
+        byte[] page = new byte[100_000];
+        for (int i = 0; i < page.length; i += 97) {
+            page[i] = (byte) i;
+        }
+        var compressor = codecs.getCompressor(CompressionCodecName.ZSTD);
+        byte[] compressed = bytes(compressor.compress(BytesInput.from(page)));
+        assertTrue(compressed.length < page.length / 10);
+        var decompressor = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        assertArrayEquals(page, bytes(decompressor.decompress(BytesInput.from(compressed), page.length)));
+        ByteBuffer out = ByteBuffer.allocate(page.length);
+        decompressor.decompress(ByteBuffer.wrap(compressed), compressed.length, out, page.length);
+        assertArrayEquals(page, out.array());
+        compressor.release();
+        decompressor.release();
+    }
+
     // ---- helpers
+
+    static byte[] bytes(BytesInput in) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        in.writeAllTo(out);
+        return out.toByteArray();
+    }
 
     static void fillRow(Object[] row, int i) {
         SplittableRandom r = new SplittableRandom(i);

@@ -12,6 +12,8 @@ import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompress
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -43,6 +45,7 @@ public final class RowGroupFileWriter implements AutoCloseable {
     private final long rowGroupBytes;
     private final long rowGroupRows;
     private final Map<String, String> metadata;
+    private PositionOutputStream stream;
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
     private long rowsInGroup;
@@ -64,11 +67,55 @@ public final class RowGroupFileWriter implements AutoCloseable {
         this.writers = new ColumnWriter[descriptors.length];
         // the 8-argument constructor: the 7-argument one shares its arity with a package-private constructor
         // taking a Hadoop Configuration, which javac then needs to resolve the overload
-        this.file = new ParquetFileWriter(new LocalOutputFile(path), schema, ParquetFileWriter.Mode.OVERWRITE,
+        this.file = new ParquetFileWriter(new TrackedOutputFile(path), schema, ParquetFileWriter.Mode.OVERWRITE,
             rowGroupBytes, 0, props.getColumnIndexTruncateLength(), props.getStatisticsTruncateLength(),
             props.getPageWriteChecksumEnabled());
-        file.start();
-        startRowGroup();
+        try {
+            file.start();
+            startRowGroup();
+        } catch (IOException | RuntimeException e) {
+            closeStream();
+            throw e;
+        }
+    }
+
+    /**
+     * A {@link LocalOutputFile} that keeps its stream: {@link ParquetFileWriter#abort()} only marks the writer, and
+     * an aborted writer's {@code close()} leaves the stream open, so an abandoned chunk would leak its descriptor.
+     */
+    private final class TrackedOutputFile implements OutputFile {
+        private final LocalOutputFile local;
+
+        TrackedOutputFile(Path path) {
+            local = new LocalOutputFile(path);
+        }
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) throws IOException {
+            stream = local.create(blockSizeHint);
+            return stream;
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+            stream = local.createOrOverwrite(blockSizeHint);
+            return stream;
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return local.supportsBlockSize();
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return local.defaultBlockSize();
+        }
+
+        @Override
+        public String getPath() {
+            return local.getPath();
+        }
     }
 
     /**
@@ -157,13 +204,16 @@ public final class RowGroupFileWriter implements AutoCloseable {
                 file.endBlock();
                 rowGroups++;
             }
-            file.end(metadata);
+            file.end(metadata); // writes the footer and closes the stream
+        } catch (IOException | RuntimeException e) {
+            closeStream();
+            throw e;
         } finally {
             releaseStores();
         }
     }
 
-    /** Abandons the file: releases the buffers and closes the stream without writing a footer. */
+    /** Abandons the file: releases the buffers and closes the stream without a footer (the caller deletes it). */
     public void abort() {
         if (closed) {
             return;
@@ -172,9 +222,16 @@ public final class RowGroupFileWriter implements AutoCloseable {
         try {
             releaseStores();
         } finally {
+            file.abort();
+            closeStream();
+        }
+    }
+
+    private void closeStream() {
+        if (stream != null) {
             try {
-                file.abort();
-            } catch (RuntimeException ignored) {
+                stream.close();
+            } catch (IOException | RuntimeException ignored) {
                 // the file is discarded; the failure that got us here is the one reported
             }
         }

@@ -122,25 +122,32 @@ public final class ZstdCodecFactory implements CompressionCodecFactory {
 
     private static final class ZstdDecompressor implements BytesInputDecompressor {
         private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+        private final Scratch in = new Scratch();
 
         @Override
         public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
-            byte[] src = bytes.toByteArray();
+            in.reset();
+            bytes.writeAllTo(in);
             byte[] dst = new byte[uncompressedSize];
-            int n = ctx.decompressByteArray(dst, 0, uncompressedSize, src, 0, src.length);
-            if (n != uncompressedSize) {
-                throw new IOException("zstd page decompressed to " + n + " bytes, expected " + uncompressedSize);
-            }
+            check(ctx.decompressByteArray(dst, 0, uncompressedSize, in.buffer(), 0, in.size()), uncompressedSize);
             return BytesInput.from(dst);
         }
 
+        /** Reads {@code compressedSize} bytes at {@code input}'s position, puts the page at {@code output}'s. */
         @Override
         public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int decompressedSize)
             throws IOException {
             byte[] src = new byte[compressedSize];
             input.duplicate().get(src);
-            BytesInput page = decompress(BytesInput.from(src), decompressedSize);
-            output.put(page.toByteBuffer());
+            byte[] dst = new byte[decompressedSize];
+            check(ctx.decompressByteArray(dst, 0, decompressedSize, src, 0, compressedSize), decompressedSize);
+            output.put(dst);
+        }
+
+        private static void check(int actual, int expected) throws IOException {
+            if (actual != expected) {
+                throw new IOException("zstd page decompressed to " + actual + " bytes, expected " + expected);
+            }
         }
 
         @Override

@@ -1,0 +1,257 @@
+package io.dpone.certify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.demo.DemoSalesGenerator;
+import io.dpone.error.Blocker;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.storage.EmbeddedS3;
+import io.dpone.testing.Manifests;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dpone certify route-capabilities} on the embedded engines, and each capability probe by its real cause. */
+class CertificationTest {
+    static final List<String> FILES = List.of("certification.json", "certification.md", "route_decisions.jsonl",
+        "load_steps.json", "quality_report.json");
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+    static String h2;
+    static Connection source;
+    static EmbeddedS3 externalS3;
+    static String planted;
+
+    @BeforeAll
+    static void seed() throws Exception {
+        h2 = TestEngines.newH2Url();
+        source = DriverManager.getConnection(h2, "sa", "");
+        DemoSalesGenerator.seed(source, 3_000, 9);
+        externalS3 = EmbeddedS3.filesystem(dir.resolve("external-s3"));
+        externalS3.createBucket("dpone-stage");
+        planted = externalS3.secretKey();
+        Files.writeString(dir.resolve("s3-secret"), planted);
+        Files.writeString(dir.resolve("s3-wrong"), "not-the-secret-key-00000000000000000000");
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        externalS3.close();
+        source.close();
+    }
+
+    private static String manifest(String db, String readMode, String collection) {
+        return """
+            name: cert-test
+            source:
+              type: mssql
+              connection_ref: mssql_test
+              table: {schema: dbo, name: sales}
+              options:
+                chunk_rows: 1000
+                native_transfer:
+                  snapshot:
+                    columnar_fast_path:
+                      object_storage:
+                        uri_prefix: s3://dpone-stage/cert/{run_id}/
+                        runtime_access: {connection_type: context, connection_id: s3_test}
+                        clickhouse_read_access: {mode: %s%s}
+            sink:
+              type: clickhouse
+              connection_ref: clickhouse_test
+              table: {schema: %s, name: sales}
+              strategy: {mode: full_refresh}
+              options:
+                order_by: [sale_id]
+                clickhouse_bulk: {columnar_pull: {cluster: dwh}}
+            quality:
+              distinct_columns: [status]
+            certification:
+              target_schema: %s
+            """.formatted(readMode, collection == null ? "" : ", named_collection: " + collection, db, db + "_cert");
+    }
+
+    private static ConnectionContext context(ContextEntry s3) {
+        Map<String, ContextEntry> m = new HashMap<>();
+        ConnectionContext base = TestEngines.context(h2);
+        m.put(TestEngines.SOURCE, base.entry(TestEngines.SOURCE).orElseThrow());
+        m.put(TestEngines.CLICKHOUSE, base.entry(TestEngines.CLICKHOUSE).orElseThrow());
+        m.put("s3_test", s3);
+        return ConnectionContext.of(m, false);
+    }
+
+    private static ContextEntry embeddedS3() {
+        return new ContextEntry("s3_test", ConnectionType.S3, null, null, null, null, true,
+            Map.of("path", dir.resolve("embedded-s3").toString()));
+    }
+
+    private static ContextEntry externalS3(String secretFile, String clickhouseEndpoint) {
+        return new ContextEntry("s3_test", ConnectionType.S3, externalS3.endpoint(), externalS3.accessKey(), null,
+            dir.resolve(secretFile).toString(), false, Map.of("clickhouse_endpoint", clickhouseEndpoint));
+    }
+
+    private static CertificationReport certify(String name, String manifestYaml, ConnectionContext ctx, String scenario,
+                                               Path workDir) {
+        Path m = Manifests.write(dir.resolve(name + ".yaml"), manifestYaml);
+        return new Certification(ctx, workDir).run(ManifestLoader.load(m), Scenario.resolve(ManifestLoader.load(m),
+            scenario), "cert-" + name, dir.resolve("out-" + name));
+    }
+
+    private static Map<String, RouteDecision> byRoute(CertificationReport r) {
+        return r.routes().stream().collect(Collectors.toMap(RouteDecision::routeId, d -> d));
+    }
+
+    private static List<String> codes(RouteDecision d) {
+        return d.blockers().stream().map(Blocker::code).distinct().toList();
+    }
+
+    @Test
+    void smallLiveCertifiesSixRoutesBlocksS3ClusterAndPrefersAGreenOne() throws Exception {
+        String db = TestEngines.newDatabase("cert");
+        CertificationReport r = certify("live", manifest(db, "named_collection", "dpone_stage"),
+            context(embeddedS3()), "small_live", dir.resolve("state-live"));
+        Map<String, RouteDecision> d = byRoute(r);
+        assertEquals(Scenario.DEFAULT_ROUTES, r.routes().stream().map(RouteDecision::routeId).toList());
+        for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
+            assertEquals("green", d.get(route).status(), () -> route + " " + d.get(route).blockers());
+            assertEquals(3_000, d.get(route).rows());
+        }
+        assertEquals("blocked", d.get("object_storage_pull_s3cluster").status());
+        assertEquals(List.of("sink.cluster_pull_unsupported"), codes(d.get("object_storage_pull_s3cluster")));
+        assertNotNull(r.preferredRouteId());
+        RouteDecision preferred = d.get(r.preferredRouteId());
+        assertTrue(preferred.selectable());
+        assertTrue(r.routes().stream().filter(RouteDecision::selectable)
+            .allMatch(x -> x.durationMs() >= preferred.durationMs()), "preferred is the fastest green route");
+        assertTrue(r.passed());
+
+        Path out = dir.resolve("out-live");
+        for (String f : FILES) {
+            assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        }
+        JsonNode cert = JSON.readTree(out.resolve("certification.json").toFile());
+        assertEquals("dpone.route_capability_certification.v1", cert.get("schema").asText());
+        assertEquals(r.preferredRouteId(), cert.get("preferred_route_id").asText());
+        List<String> lines = Files.readAllLines(out.resolve("route_decisions.jsonl"));
+        assertEquals(7, lines.size());
+        for (String line : lines) {
+            assertEquals("dpone.route_decision.v1", JSON.readTree(line).get("schema").asText());
+        }
+        JsonNode quality = JSON.readTree(out.resolve("quality_report.json").toFile()).get("routes");
+        for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
+            assertTrue(quality.get(route).get("passed").asBoolean(), route);
+        }
+        assertFalse(quality.get("object_storage_pull_s3cluster").get("passed").asBoolean());
+        JsonNode steps = JSON.readTree(out.resolve("load_steps.json").toFile()).get("routes");
+        assertTrue(steps.get("object_storage_pull_s3").has("upload"));
+        assertTrue(steps.get("object_storage_pull_s3").has("clickhouse_pull"));
+        assertTrue(steps.get("typed_binary_streaming").has("clickhouse_load"));
+
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database = "
+                + ClickHouseSql.literal(db)), "the production target is never touched");
+            assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database = "
+                + ClickHouseSql.literal(db + "_cert")), "certification targets and staging are gone");
+        }
+    }
+
+    @Test
+    void preflightOnlyReadsNoSourceDataAndCreatesNothing() throws Exception {
+        String db = TestEngines.newDatabase("pre");
+        try (var st = source.createStatement()) {
+            st.execute("CREATE TABLE dbo.poison AS SELECT * FROM dbo.sales");
+            st.execute("UPDATE dbo.poison SET sale_date = DATE '1850-01-01' WHERE sale_id = 1"); // unreadable row
+        }
+        CertificationReport r = certify("pre", manifest(db, "named_collection", "dpone_stage")
+            .replace("name: sales}", "name: poison}").replaceFirst("name: poison}", "name: sales}")
+            .replaceFirst("table: \\{schema: dbo, name: sales}", "table: {schema: dbo, name: poison}"),
+            context(embeddedS3()), "preflight_only", dir.resolve("state-pre"));
+        Map<String, RouteDecision> d = byRoute(r);
+        for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
+            assertEquals("probed", d.get(route).status(), () -> route + " " + d.get(route).blockers());
+            assertEquals(0, d.get(route).rows());
+        }
+        assertEquals(List.of("sink.cluster_pull_unsupported"), codes(d.get("object_storage_pull_s3cluster")));
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database IN ("
+                + ClickHouseSql.literal(db) + ", " + ClickHouseSql.literal(db + "_cert") + ")"));
+        }
+    }
+
+    @Test
+    void missingNamedCollectionBlocksTheObjectRoutesOnly() throws Exception {
+        CertificationReport r = certify("nc", manifest(TestEngines.newDatabase("nc"), "named_collection",
+            "no_such_collection"), context(externalS3("s3-secret", externalS3.endpoint())), "preflight_only",
+            dir.resolve("state-nc"));
+        Map<String, RouteDecision> d = byRoute(r);
+        assertEquals("probed", d.get("typed_binary_streaming").status());
+        for (String route : List.of("object_storage_pull.chunked", "object_storage_pull.file", "object_storage_pull_s3")) {
+            assertEquals(List.of("sink.auth.named_collection_missing"), codes(d.get(route)), route);
+        }
+    }
+
+    @Test
+    void wrongWriterSecretIsRuntimePutDeniedAndNeverPrinted() throws Exception {
+        CertificationReport r = certify("put", manifest(TestEngines.newDatabase("put"), "non_production_inline", null),
+            context(externalS3("s3-wrong", externalS3.endpoint())), "preflight_only", dir.resolve("state-put"));
+        assertEquals(List.of("storage.runtime_put_denied"), codes(byRoute(r).get("object_storage_pull_s3")));
+        assertNoSecretIn(dir.resolve("out-put"), "not-the-secret-key-00000000000000000000");
+    }
+
+    @Test
+    void unreachableStoreForClickHouseIsParquetReadUnsupported() throws Exception {
+        CertificationReport r = certify("read", manifest(TestEngines.newDatabase("read"), "non_production_inline", null),
+            context(externalS3("s3-secret", "http://127.0.0.1:9")), "preflight_only", dir.resolve("state-read"));
+        assertEquals(List.of("format.parquet_read_unsupported"), codes(byRoute(r).get("object_storage_pull_s3")));
+        assertNoSecretIn(dir.resolve("out-read"), planted);
+    }
+
+    @Test
+    void unwritableSpoolIsColumnarWriterMissing() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("state-file"), "a file where the state directory should be");
+        CertificationReport r = certify("writer", manifest(TestEngines.newDatabase("writer"), "named_collection",
+            "dpone_stage"), context(embeddedS3()), "preflight_only", notADirectory);
+        assertTrue(codes(byRoute(r).get("object_storage_pull_s3")).contains("source.columnar_writer_missing"),
+            () -> byRoute(r).get("object_storage_pull_s3").blockers().toString());
+    }
+
+    @Test
+    void unknownScenarioIsATypedBlocker() {
+        Path m = Manifests.write(dir.resolve("unknown.yaml"), manifest("x", "named_collection", "dpone_stage"));
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.dpone.error.DponeException.class,
+            () -> Scenario.resolve(ManifestLoader.load(m), "no_such_scenario"));
+        assertEquals("certify.scenario_unknown", e.blockers().get(0).code());
+    }
+
+    private static void assertNoSecretIn(Path out, String secret) throws Exception {
+        for (String f : FILES) {
+            String text = Files.readString(out.resolve(f));
+            assertFalse(text.contains(secret), f);
+            assertFalse(text.contains(externalS3.accessKey()), f);
+            assertFalse(text.contains("127.0.0.1"), f);
+            assertFalse(text.contains(dir.toString()), f);
+        }
+    }
+}
