@@ -245,6 +245,30 @@ class CertificationTest {
         assertEquals("certify.scenario_unknown", e.blockers().get(0).code());
     }
 
+    @Test
+    void leftoverStagingTableOrObjectFailsTheCleanupAudit() {
+        String db = TestEngines.newDatabase("audit");
+        Path file = Manifests.write(dir.resolve("audit.yaml"), manifest(db, "named_collection", "dpone_stage"));
+        var m = ManifestLoader.load(file).withTarget(new io.dpone.manifest.TableRef(db, "sales"), "object_storage_pull_s3");
+        ConnectionContext ctx = context(embeddedS3());
+        org.apache.camel.Processor noop = exchange -> { };
+        for (String skipped : List.of("deleteStagedObjects", "dropPredecessor")) {
+            io.dpone.report.RunReport r;
+            try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false, Map.of(skipped, noop))) {
+                r = new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-audit"))
+                    .run(m, "audit-" + skipped, io.dpone.route.ProgressListener.NONE);
+            }
+            assertFalse(r.passed(), skipped);
+            assertEquals(List.of("quality.stale_artifacts"), r.blockers().stream().map(Blocker::code).toList(), skipped);
+            var audit = r.gates().stream().filter(g -> g.gate().equals("cleanup_audit")).findFirst().orElseThrow();
+            assertEquals("failed", audit.status());
+            assertEquals(skipped.equals("deleteStagedObjects") ? 0 : 1,
+                ((Number) audit.details().get("own_staging_tables_left")).intValue(), skipped);
+            long objects = ((Number) audit.details().get("staged_objects_left")).longValue();
+            assertTrue(skipped.equals("deleteStagedObjects") ? objects > 0 : objects == 0, skipped + ": " + objects);
+        }
+    }
+
     private static void assertNoSecretIn(Path out, String secret) throws Exception {
         for (String f : FILES) {
             String text = Files.readString(out.resolve(f));
