@@ -16,7 +16,7 @@ final class TerminalProgress implements ProgressListener, AutoCloseable {
 
     private final PrintStream err;
     private final boolean enabled;
-    private final long started = System.nanoTime();
+    private long started;
     private long lastDraw;
     private boolean drew;
 
@@ -38,6 +38,10 @@ final class TerminalProgress implements ProgressListener, AutoCloseable {
     @Override
     public synchronized void rowsRead(long rows) {
         long now = System.nanoTime();
+        if (started == 0) {
+            started = now; // rates count from the first row, not from engine start-up
+            lastDraw = now;
+        }
         if (!enabled || now - lastDraw < 500_000_000L) {
             return;
         }
