@@ -50,7 +50,8 @@ public final class TestEngines {
     /** A fresh in-memory H2 database in SQL Server mode. */
     public static String newH2Url() {
         return "jdbc:h2:mem:src" + SEQ.incrementAndGet() + "_" + ProcessHandle.current().pid()
-            + ";DB_CLOSE_DELAY=-1;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE";
+            + ";DB_CLOSE_DELAY=-1;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
+            + ";LAZY_QUERY_EXECUTION=1";
     }
 
     /** A unique database name for one test. */

@@ -1,0 +1,57 @@
+package io.dpone.cdc;
+
+import io.dpone.error.Blocker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Policy checks on a batch before anything is applied: every change belongs to the stream's source table and
+ * backend, the next offset belongs to the backend and does not move backwards, and a non-empty apply set comes
+ * with a next offset. Backend-neutral: no reader or sink is named here.
+ */
+public final class CdcBatchPolicy {
+    private CdcBatchPolicy() {
+    }
+
+    public static List<Blocker> check(StreamIdentity stream, CdcBatch batch, Optional<CdcOffset> committed,
+                                      IdempotencyResult idempotency) {
+        List<Blocker> blockers = new ArrayList<>();
+        List<CdcEvent> changes = batch.changes();
+        for (int i = 0; i < changes.size(); i++) {
+            CdcEvent e = changes.get(i);
+            if (!stream.sourceSchema().equals(e.sourceSchema()) || !stream.sourceTable().equals(e.sourceTable())) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.EVENT_STREAM_MISMATCH, "changes[" + i + "].source_table",
+                    "change belongs to " + e.sourceSchema() + "." + e.sourceTable() + ", not to the stream's "
+                        + stream.sourceTableName(),
+                    Map.of("expected", stream.sourceTableName(), "found", e.sourceSchema() + "." + e.sourceTable())));
+            }
+            Object backend = e.metadata().get("backend");
+            if (backend != null && !stream.backend().equals(backend)) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.BACKEND_MISMATCH, "changes[" + i + "].metadata.backend",
+                    "change was read by backend " + backend + ", not " + stream.backend(),
+                    Map.of("expected", stream.backend(), "found", String.valueOf(backend))));
+            }
+        }
+        CdcOffset next = batch.nextOffset();
+        if (next != null) {
+            if (!stream.backend().equals(next.backend())) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.BACKEND_MISMATCH, "next_offset.backend",
+                    "next offset belongs to backend " + next.backend() + ", not " + stream.backend(),
+                    Map.of("expected", stream.backend(), "found", next.backend())));
+            }
+            if (committed.isPresent() && next.position().compareTo(committed.get().position()) < 0) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.OFFSET_REGRESSION, "next_offset.token",
+                    "next offset " + next.token() + " is below the committed offset " + committed.get().token(),
+                    Map.of("committed", committed.get().token(), "next", next.token())));
+            }
+        } else if (!idempotency.toApply().isEmpty()) {
+            blockers.add(CdcBlockers.blocker(CdcBlockers.NEXT_OFFSET_MISSING, "next_offset",
+                "the batch has " + idempotency.toApply().size() + " change(s) to apply but no next offset; "
+                    + "nothing was applied and the checkpoint was not moved",
+                Map.of("changes_to_apply", idempotency.toApply().size())));
+        }
+        return blockers;
+    }
+}

@@ -1,0 +1,50 @@
+package io.dpone.cdc;
+
+import java.math.BigInteger;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A position in a change stream: a SQL Server LSN written as hex ({@code 0x0000002A000001F80003}) or a Change
+ * Tracking version written in decimal ({@code 1042}). Positions compare by numeric value, never as strings:
+ * {@code 0xf < 0x10} although {@code "0xf" > "0x10"} as text.
+ */
+public record CdcPosition(String text, BigInteger value) implements Comparable<CdcPosition> {
+    private static final Pattern HEX = Pattern.compile("0[xX][0-9A-Fa-f]{1,64}");
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,78}");
+
+    /** The position written as {@code text}, or empty when it is neither {@code 0x}-hex nor decimal digits. */
+    public static Optional<CdcPosition> parse(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        if (HEX.matcher(text).matches()) {
+            return Optional.of(new CdcPosition(text, new BigInteger(text.substring(2), 16)));
+        }
+        if (DECIMAL.matcher(text).matches()) {
+            return Optional.of(new CdcPosition(text, new BigInteger(text)));
+        }
+        return Optional.empty();
+    }
+
+    /** As {@link #parse}, for text already validated by a reader. */
+    public static CdcPosition of(String text) {
+        return parse(text).orElseThrow(() -> new IllegalArgumentException(
+            "a CDC position is 0x-prefixed hex or decimal digits"));
+    }
+
+    /** Numeric comparison of two position texts. */
+    public static int compare(String a, String b) {
+        return of(a).compareTo(of(b));
+    }
+
+    /** {@code 0x} + lower-case hex without leading zeros: equal for {@code 0x11}, {@code 0x0011} and {@code 17}. */
+    public String canonical() {
+        return "0x" + value.toString(16);
+    }
+
+    @Override
+    public int compareTo(CdcPosition other) {
+        return value.compareTo(other.value);
+    }
+}

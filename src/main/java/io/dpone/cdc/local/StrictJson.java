@@ -1,0 +1,85 @@
+package io.dpone.cdc.local;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.dpone.cdc.CdcBlockers;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Reads a local JSON file strictly: bytes must be UTF-8 (a decoder that reports, never replaces), the text one
+ * JSON value with no duplicate keys and nothing after it; numbers with a fraction keep their exact decimal value.
+ * Failures are typed and name the file by its file name only.
+ */
+final class StrictJson {
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .build();
+
+    private StrictJson() {
+    }
+
+    /** The JSON tree of {@code file}; {@code code} and {@code subject} type every failure. */
+    static JsonNode read(Path file, String code, String subject) {
+        String name = String.valueOf(file.getFileName());
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw CdcBlockers.failure(code, subject, name + " does not exist");
+        } catch (IOException e) {
+            throw CdcBlockers.failure(code, subject, name + " cannot be read: " + e.getClass().getSimpleName());
+        }
+        String text = decodeUtf8(bytes, name, code, subject);
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        try {
+            JsonNode node = MAPPER.readTree(text);
+            if (node == null || node.isMissingNode()) {
+                throw CdcBlockers.failure(code, subject, name + " is empty");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw new io.dpone.error.DponeException(CdcBlockers.blocker(code, subject,
+                name + " is not valid JSON" + where + ": " + e.getOriginalMessage(),
+                at == null ? Map.of() : Map.of("line", at.getLineNr(), "column", at.getColumnNr())));
+        }
+    }
+
+    private static String decodeUtf8(byte[] bytes, String name, String code, String subject) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length + 1);
+        CoderResult r = decoder.decode(in, out, true);
+        if (!r.isError()) {
+            r = decoder.flush(out);
+        }
+        if (r.isError()) {
+            throw new io.dpone.error.DponeException(CdcBlockers.blocker(code, subject,
+                name + " is not valid UTF-8 at byte offset " + in.position(), Map.of("byte_offset", in.position())));
+        }
+        out.flip();
+        return out.toString();
+    }
+}
