@@ -39,6 +39,11 @@ public final class CheckCommand implements Callable<Integer> {
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ctx.check(m.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref").ifPresent(blockers::add);
             ctx.check(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref").ifPresent(blockers::add);
+            io.dpone.manifest.ColumnarFastPath.of(m.source().nativeTransfer())
+                .filter(c -> c.runtimeConnectionId() != null)
+                .flatMap(c -> ctx.check(c.runtimeConnectionId(), ConnectionType.S3, "source.options.native_transfer"
+                    + ".snapshot.columnar_fast_path.object_storage.runtime_access.connection_id"))
+                .ifPresent(blockers::add);
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
         }

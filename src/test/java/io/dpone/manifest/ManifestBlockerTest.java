@@ -87,6 +87,19 @@ class ManifestBlockerTest {
     }
 
     @Test
+    void shippedCertificationExampleChecksCleanAndItsStorageAliasIsChecked(@TempDir Path dir) throws Exception {
+        CliRun ok = CliRun.of("check", "examples/certification/embedded-sales.yaml", "--format", "json");
+        assertEquals(0, ok.exitCode(), ok.stderr());
+        Path bad = dir.resolve("bad-storage.yaml");
+        Files.writeString(bad, Files.readString(Path.of("examples/certification/embedded-sales.yaml"))
+            .replace("connection_id: s3_stage", "connection_id: clickhouse_default"));
+        CliRun run = CliRun.of("check", bad.toString(), "--format", "json");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.stderr().contains("connection.type_mismatch"), run.stderr());
+        assertTrue(run.stderr().contains("runtime_access.connection_id"), run.stderr());
+    }
+
+    @Test
     void usageErrorsExitTwo() {
         assertEquals(2, CliRun.of("check").exitCode());
         assertEquals(2, CliRun.of("run", "examples/batch/embedded-full-refresh.batch.yaml").exitCode());

@@ -1,0 +1,205 @@
+package io.dpone.cdc.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dpone.cdc.CdcBatch;
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcEvent;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOperation;
+import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the local events JSON ({@code high_watermark}, {@code next_offset}, {@code changes}) as one batch. Strict:
+ * invalid UTF-8 or JSON is {@code cdc_runtime.events_unreadable}; an unknown or missing key, a wrong type, an
+ * unknown operation, a position that is not hex/decimal, a unique-key column missing from {@code data}, or a
+ * {@code dpone_cdc_} column is {@code cdc_runtime.events_invalid} with the field path as subject
+ * ({@code changes[3].operation}). Every problem is collected; nothing is returned unless the whole file is valid.
+ * The file is the exported batch: {@code from} is not used to filter (the idempotency service drops replays).
+ */
+public final class JsonEventsReader implements CdcSourceReader {
+    public static final String RESERVED_PREFIX = "dpone_cdc_";
+    private static final Set<String> TOP = Set.of("high_watermark", "next_offset", "changes");
+    private static final Set<String> OFFSET = Set.of("backend", "token", "snapshot_complete");
+    private static final Set<String> CHANGE = Set.of("operation", "position", "sequence", "source_schema",
+        "source_table", "data", "metadata");
+
+    private final Path file;
+    private final StreamIdentity stream;
+    private final List<Blocker> problems = new ArrayList<>();
+
+    public JsonEventsReader(Path file, StreamIdentity stream) {
+        this.file = file;
+        this.stream = stream;
+    }
+
+    @Override
+    public CdcBatch readBatch(CdcOffset from, int maxEvents) {
+        problems.clear();
+        JsonNode root = StrictJson.read(file, CdcBlockers.EVENTS_UNREADABLE, "--events-json");
+        if (!root.isObject()) {
+            throw CdcBlockers.failure(CdcBlockers.EVENTS_INVALID, "$", "the events JSON must be an object");
+        }
+        unknownKeys(root, TOP, "");
+        String highWatermark = optionalPosition(root, "high_watermark", "high_watermark");
+        CdcOffset next = nextOffset(root.get("next_offset"));
+        List<CdcEvent> changes = new ArrayList<>();
+        JsonNode list = root.get("changes");
+        if (list == null) {
+            problem("changes", "is required");
+        } else if (!list.isArray()) {
+            problem("changes", "must be an array");
+        } else if (list.size() > maxEvents) {
+            problem("changes", "holds " + list.size() + " changes; one tick reads at most " + maxEvents
+                + ": export a smaller batch");
+        } else {
+            for (int i = 0; i < list.size(); i++) {
+                CdcEvent e = change(list.get(i), "changes[" + i + "]");
+                if (e != null) {
+                    changes.add(e);
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new DponeException(List.copyOf(problems));
+        }
+        return new CdcBatch(highWatermark, next, changes);
+    }
+
+    private CdcOffset nextOffset(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isObject()) {
+            problem("next_offset", "must be an object or null");
+            return null;
+        }
+        unknownKeys(n, OFFSET, "next_offset.");
+        String backend = requiredText(n, "backend", "next_offset.backend");
+        String token = n.has("token") ? optionalPosition(n, "token", "next_offset.token") : null;
+        if (!n.has("token")) {
+            problem("next_offset.token", "is required");
+        }
+        JsonNode snap = n.get("snapshot_complete");
+        if (snap != null && !snap.isBoolean()) {
+            problem("next_offset.snapshot_complete", "must be true or false");
+        }
+        return backend == null || token == null ? null : new CdcOffset(backend, token, snap != null && snap.asBoolean());
+    }
+
+    private CdcEvent change(JsonNode n, String path) {
+        if (!n.isObject()) {
+            problem(path, "must be an object");
+            return null;
+        }
+        int before = problems.size();
+        unknownKeys(n, CHANGE, path + ".");
+        String op = requiredText(n, "operation", path + ".operation");
+        CdcOperation operation = null;
+        if (op != null) {
+            operation = CdcOperation.named(op).orElse(null);
+            if (operation == null) {
+                problem(path + ".operation", "is '" + op + "'; expected insert, update, delete, update_before or "
+                    + "update_after");
+            }
+        }
+        String position = n.has("position") ? optionalPosition(n, "position", path + ".position") : null;
+        if (!n.has("position")) {
+            problem(path + ".position", "is required");
+        }
+        JsonNode seq = n.get("sequence");
+        if (seq == null) {
+            problem(path + ".sequence", "is required");
+        } else if (!seq.canConvertToLong() || !seq.isIntegralNumber() || seq.asLong() < 0) {
+            problem(path + ".sequence", "must be a non-negative integer");
+        }
+        String schema = requiredText(n, "source_schema", path + ".source_schema");
+        String table = requiredText(n, "source_table", path + ".source_table");
+        Map<String, Object> data = object(n, "data", path + ".data", true);
+        Map<String, Object> metadata = object(n, "metadata", path + ".metadata", false);
+        if (data != null) {
+            for (String key : stream.uniqueKeys()) {
+                if (data.get(key) == null) {
+                    problem(path + ".data." + key, "unique-key column is " + (data.containsKey(key) ? "null" : "missing"));
+                }
+            }
+            for (String column : data.keySet()) {
+                if (column.startsWith(RESERVED_PREFIX)) {
+                    problem(path + ".data." + column, "columns starting with " + RESERVED_PREFIX + " are reserved");
+                }
+            }
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        return new CdcEvent(operation, position, seq.asLong(), schema, table, data, metadata);
+    }
+
+    private Map<String, Object> object(JsonNode n, String key, String path, boolean required) {
+        JsonNode v = n.get(key);
+        if (v == null || (!required && v.isNull())) {
+            if (required) {
+                problem(path, "is required");
+            }
+            return required ? null : Map.of();
+        }
+        if (!v.isObject()) {
+            problem(path, "must be an object");
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = v.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            out.put(f.getKey(), StrictJson.MAPPER.convertValue(f.getValue(), Object.class));
+        }
+        return out;
+    }
+
+    private String optionalPosition(JsonNode n, String key, String path) {
+        JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual() || CdcPosition.parse(v.asText()).isEmpty()) {
+            problem(path, "must be a position string: 0x-prefixed hex (an LSN) or decimal digits (a version)");
+            return null;
+        }
+        return v.asText();
+    }
+
+    private String requiredText(JsonNode n, String key, String path) {
+        JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            problem(path, "is required");
+            return null;
+        }
+        if (!v.isTextual() || v.asText().isBlank()) {
+            problem(path, "must be a non-empty string");
+            return null;
+        }
+        return v.asText();
+    }
+
+    private void unknownKeys(JsonNode n, Set<String> allowed, String prefix) {
+        n.fieldNames().forEachRemaining(k -> {
+            if (!allowed.contains(k)) {
+                problem(prefix + k, "is not a key of the events contract");
+            }
+        });
+    }
+
+    private void problem(String path, String message) {
+        problems.add(CdcBlockers.blocker(CdcBlockers.EVENTS_INVALID, path, path + " " + message));
+    }
+}

@@ -1,0 +1,119 @@
+package io.dpone.cdc.runtime;
+
+import io.dpone.cdc.CdcBatch;
+import io.dpone.cdc.CdcIdempotencyService;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOffsetStore;
+import io.dpone.cdc.CdcSinkApplier;
+import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.IdempotencyResult;
+import io.dpone.cdc.SinkReceipt;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.Blocker;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One CDC runtime tick: the exchange body of the {@code cdc_runtime_tick} route. It carries the stream, the four
+ * adapters (reader, idempotency, sink applier, offset store) and what each step found. The steps only call the
+ * adapter interfaces, so the route has no backend-specific branch.
+ */
+public final class CdcTick {
+    /** Adapters of one tick; local mode and (later) live mode differ only here. */
+    public record Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
+                           CdcOffsetStore offsets) {
+    }
+
+    public static final int DEFAULT_MAX_EVENTS = 100_000;
+
+    private final String runId;
+    private final CdcRunOptions options;
+    private final Adapters adapters;
+    private final int maxEvents;
+    private final Instant startedAt = Instant.now();
+    private final List<Blocker> blockers = new ArrayList<>();
+    private final Map<String, Long> stepMillis = new LinkedHashMap<>();
+
+    Optional<CdcOffset> offsetBefore = Optional.empty();
+    boolean offsetLoaded;
+    CdcBatch batch;
+    IdempotencyResult idempotency;
+    SinkReceipt receipt;
+    boolean committed;
+    CdcRuntimeRunReport report;
+
+    public CdcTick(String runId, CdcRunOptions options, Adapters adapters, int maxEvents) {
+        this.runId = runId;
+        this.options = options;
+        this.adapters = adapters;
+        this.maxEvents = maxEvents;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public CdcRunOptions options() {
+        return options;
+    }
+
+    public StreamIdentity stream() {
+        return options.stream();
+    }
+
+    public Adapters adapters() {
+        return adapters;
+    }
+
+    public int maxEvents() {
+        return maxEvents;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public List<Blocker> blockers() {
+        return List.copyOf(blockers);
+    }
+
+    /** True once a blocker exists: the remaining steps skip, only the report runs. */
+    public boolean halted() {
+        return !blockers.isEmpty();
+    }
+
+    public boolean committed() {
+        return committed;
+    }
+
+    /** The report of this tick, once the report step (or the runner, after a failure) has built it. */
+    public CdcRuntimeRunReport report() {
+        return report;
+    }
+
+    void block(List<Blocker> more) {
+        blockers.addAll(more);
+    }
+
+    void timed(String step, long millis) {
+        stepMillis.merge(step, millis, Long::sum);
+    }
+
+    Map<String, Long> stepMillis() {
+        return Map.copyOf(stepMillis);
+    }
+
+    /** The offset the checkpoint holds after this tick. */
+    Optional<CdcOffset> offsetAfter() {
+        return committed ? Optional.of(batch.nextOffset()) : offsetBefore;
+    }
+
+    Path outputDir() {
+        return options.outputDir();
+    }
+}

@@ -1,0 +1,21 @@
+package io.dpone.cdc.runtime;
+
+/**
+ * Step 5: commit the batch's next offset. Reached only when no blocker exists: idempotency passed, the receipt is
+ * {@code passed && durable}, no policy blocker. A batch with nothing to apply and no next offset commits nothing.
+ */
+public final class CommitOffsetStep extends CdcStep {
+    public CommitOffsetStep() {
+        super("commit_offset");
+    }
+
+    @Override
+    protected void run(CdcTick tick) {
+        if (tick.receipt == null || !tick.receipt.passed() || !tick.receipt.durable()
+            || !tick.idempotency.passed() || tick.batch.nextOffset() == null) {
+            return;
+        }
+        tick.adapters().offsets().save(tick.stream(), tick.batch.nextOffset());
+        tick.committed = true;
+    }
+}
