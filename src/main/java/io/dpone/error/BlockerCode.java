@@ -53,6 +53,20 @@ public enum BlockerCode {
     QUALITY_DISTINCT_COUNT_MISMATCH("quality.distinct_count_mismatch"),
     QUALITY_FIDELITY_MISMATCH("quality.fidelity_mismatch"),
     QUALITY_STALE_ARTIFACTS("quality.stale_artifacts"),
+    // CDC runtime (spec: CDC runtime orchestrator; io.dpone.cdc.CdcBlockers holds the same strings)
+    CDC_DUPLICATE_EVENTS("cdc_runtime.duplicate_events"),
+    CDC_SINK_APPLY_FAILED("cdc_runtime.sink_apply_failed"),
+    CDC_SINK_NOT_DURABLE("cdc_runtime.sink_not_durable"),
+    CDC_NEXT_OFFSET_MISSING("cdc_runtime.next_offset_missing"),
+    CDC_EVENTS_UNREADABLE("cdc_runtime.events_unreadable"),
+    CDC_EVENTS_INVALID("cdc_runtime.events_invalid"),
+    CDC_CHECKPOINT_INVALID("cdc_runtime.checkpoint_invalid"),
+    CDC_CHECKPOINT_STREAM_MISMATCH("cdc_runtime.checkpoint_stream_mismatch"),
+    CDC_EVENT_STREAM_MISMATCH("cdc_runtime.event_stream_mismatch"),
+    CDC_BACKEND_MISMATCH("cdc_runtime.backend_mismatch"),
+    CDC_OFFSET_REGRESSION("cdc_runtime.offset_regression"),
+    CDC_MODE_UNSUPPORTED("cdc_runtime.mode_unsupported"),
+    CDC_INVALID_ARGUMENT("cdc_runtime.invalid_argument"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 

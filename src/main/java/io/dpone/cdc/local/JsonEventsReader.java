@@ -13,7 +13,6 @@ import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,9 +157,7 @@ public final class JsonEventsReader implements CdcSourceReader {
             return null;
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = v.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> f = fields.next();
+        for (Map.Entry<String, JsonNode> f : v.properties()) {
             out.put(f.getKey(), StrictJson.MAPPER.convertValue(f.getValue(), Object.class));
         }
         return out;

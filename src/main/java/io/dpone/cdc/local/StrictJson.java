@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -22,7 +23,7 @@ import java.util.Map;
 
 /**
  * Reads a local JSON file strictly: bytes must be UTF-8 (a decoder that reports, never replaces), the text one
- * JSON value with no duplicate keys and nothing after it; numbers with a fraction keep their exact decimal value.
+ * JSON value with no duplicate keys and nothing after it; numbers with a fraction keep their exact decimal value and scale ({@code 19.90}).
  * Failures are typed and name the file by its file name only.
  */
 final class StrictJson {
@@ -30,6 +31,7 @@ final class StrictJson {
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();
 
     private StrictJson() {

@@ -1,0 +1,136 @@
+package io.dpone.cdc.runtime;
+
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.SinkReceipt;
+import io.dpone.error.Blocker;
+import io.dpone.report.ReportWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Builds the tick report and writes its JSON and Markdown twins (through {@link ReportWriter}). */
+public final class CdcReports {
+    public static final String JSON_FILE = "cdc_runtime_run.json";
+    public static final String MARKDOWN_FILE = "cdc_runtime_run.md";
+
+    private CdcReports() {
+    }
+
+    /** Builds the report from the tick's state and writes both files when the tick has an output directory. */
+    static CdcRuntimeRunReport write(CdcTick tick) {
+        CdcRuntimeRunReport r = build(tick);
+        tick.report = r;
+        Path dir = tick.outputDir();
+        if (dir != null) {
+            ReportWriter.writeJson(dir.resolve(JSON_FILE), r);
+            ReportWriter.writeMarkdown(dir.resolve(MARKDOWN_FILE), markdown(r));
+        }
+        return r;
+    }
+
+    static CdcRuntimeRunReport build(CdcTick tick) {
+        Instant end = Instant.now();
+        long ms = Duration.between(tick.startedAt(), end).toMillis();
+        int read = tick.batch == null ? 0 : tick.batch.changes().size();
+        var idem = tick.idempotency;
+        SinkReceipt receipt = tick.receipt;
+        CdcRuntimeRunReport.Counts counts = new CdcRuntimeRunReport.Counts(read,
+            idem == null ? 0 : idem.duplicates().size(), idem == null ? 0 : idem.replayed(),
+            idem == null ? 0 : idem.toApply().size(), receipt == null ? 0 : receipt.appliedRows(),
+            receipt == null ? 0 : receipt.alreadyPresentRows());
+        Map<String, Object> stream = new LinkedHashMap<>(tick.stream().toMap());
+        stream.put("source", tick.options().source());
+        stream.put("sink", tick.options().sink());
+        stream.put("stream_id", tick.stream().streamId());
+        Map<String, String> artifacts = new LinkedHashMap<>();
+        if (tick.outputDir() != null) {
+            artifacts.put("report_json", JSON_FILE);
+            artifacts.put("report_markdown", MARKDOWN_FILE);
+            artifacts.put("sink_rows", "sink/cdc_sink_rows.json");
+            artifacts.put("sink_receipt", "sink/cdc_sink_receipt.json");
+        }
+        if (tick.options().checkpointJson() != null) {
+            artifacts.put("checkpoint", String.valueOf(tick.options().checkpointJson().getFileName()));
+        }
+        List<Blocker> blockers = tick.blockers();
+        return new CdcRuntimeRunReport(CdcRuntimeRunReport.SCHEMA, tick.runId(), tick.options().mode().name(),
+            blockers.isEmpty(), tick.committed(), stream, offset(tick.offsetBefore), offset(tick.offsetAfter()),
+            offset(Optional.ofNullable(tick.batch == null ? null : tick.batch.nextOffset())),
+            tick.batch == null ? null : tick.batch.highWatermark(), idem == null ? null : idem.batchId(),
+            counts, receipt, blockers,
+            new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms)),
+            tick.startedAt(), end, artifacts);
+    }
+
+    private static Map<String, Object> offset(Optional<CdcOffset> o) {
+        if (o.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("backend", o.get().backend());
+        m.put("position", o.get().token());
+        m.put("snapshot_complete", o.get().snapshotComplete());
+        return m;
+    }
+
+    /** The Markdown twin (redacted on write). */
+    public static String markdown(CdcRuntimeRunReport r) {
+        StringBuilder md = new StringBuilder();
+        md.append("# CDC runtime tick ").append(r.runId()).append("\n\n");
+        md.append("- verdict: **").append(r.passed() ? "passed" : "red").append("**, offset ")
+            .append(r.committed() ? "committed" : "not committed").append('\n');
+        md.append("- stream: `").append(r.stream().get("pipeline_name")).append("` (")
+            .append(r.stream().get("source")).append(" -> ").append(r.stream().get("sink")).append(", backend `")
+            .append(r.stream().get("backend")).append("`): `").append(r.stream().get("source_schema")).append('.')
+            .append(r.stream().get("source_table")).append("` -> `").append(r.stream().get("target_dataset"))
+            .append("`, unique keys ").append(r.stream().get("unique_keys")).append('\n');
+        md.append("- mode: ").append(r.mode()).append(", schema `").append(r.schema()).append("`\n\n");
+        md.append("## Offsets\n\n| | position | backend | snapshot complete |\n| --- | --- | --- | --- |\n");
+        row(md, "before", r.offsetBefore());
+        row(md, "batch next", r.nextOffset());
+        row(md, "after", r.offsetAfter());
+        md.append("\nHigh watermark: ").append(r.highWatermark() == null ? "-" : r.highWatermark())
+            .append(", batch id: ").append(r.batchId() == null ? "-" : r.batchId()).append("\n\n");
+        CdcRuntimeRunReport.Counts c = r.counts();
+        md.append("## Counts\n\n| read | duplicates | replayed (skipped) | to apply | applied | already in sink |\n")
+            .append("| --- | --- | --- | --- | --- | --- |\n| ").append(c.read()).append(" | ").append(c.duplicates())
+            .append(" | ").append(c.replayed()).append(" | ").append(c.toApply()).append(" | ").append(c.applied())
+            .append(" | ").append(c.alreadyInSink()).append(" |\n\n");
+        md.append("## Sink receipt\n\n");
+        SinkReceipt s = r.sinkReceipt();
+        if (s == null) {
+            md.append("No sink apply in this tick.\n\n");
+        } else {
+            md.append("- passed: ").append(s.passed()).append(", durable: ").append(s.durable())
+                .append("\n- target: ").append(s.target()).append("\n- ").append(s.message()).append("\n\n");
+        }
+        md.append("## Blockers\n\n");
+        if (r.blockers().isEmpty()) {
+            md.append("None.\n\n");
+        } else {
+            md.append("| code | subject | message |\n| --- | --- | --- |\n");
+            r.blockers().forEach(b -> md.append("| `").append(b.code()).append("` | `").append(b.subject())
+                .append("` | ").append(b.message().replace("|", "\\|")).append(" |\n"));
+            md.append("\nSee the runbook in docs/cdc.md. Promote the checkpoint only after passed and committed.\n\n");
+        }
+        md.append("## Timings\n\n");
+        r.metrics().stepMillis().entrySet().stream().sorted(Map.Entry.comparingByKey())
+            .forEach(e -> md.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append(" ms\n"));
+        md.append("- total: ").append(r.metrics().durationMs()).append(" ms (started ").append(r.startedAt())
+            .append(", finished ").append(r.finishedAt()).append(")\n");
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, String label, Map<String, Object> o) {
+        if (o == null) {
+            md.append("| ").append(label).append(" | - | - | - |\n");
+        } else {
+            md.append("| ").append(label).append(" | ").append(o.get("position")).append(" | ")
+                .append(o.get("backend")).append(" | ").append(o.get("snapshot_complete")).append(" |\n");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.dpone.cdc.runtime;
+
+import io.dpone.cdc.SinkReceipt;
+import io.dpone.error.Blocker;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code cdc_runtime_run.json} (schema {@code dpone.cdc_runtime_run.v1}). Offsets appear as
+ * {@code {backend, position, snapshot_complete}}: the checkpoint's {@code token} is called {@code position} here
+ * because the shared redaction layer masks every report key named like a credential ({@code *token}).
+ *
+ * @param passed    no blocker
+ * @param committed this tick saved {@code next_offset} to the checkpoint
+ */
+public record CdcRuntimeRunReport(String schema, String runId, String mode, boolean passed, boolean committed,
+                                  Map<String, Object> stream, Map<String, Object> offsetBefore,
+                                  Map<String, Object> offsetAfter, Map<String, Object> nextOffset,
+                                  String highWatermark, String batchId, Counts counts, SinkReceipt sinkReceipt,
+                                  List<Blocker> blockers, Metrics metrics, Instant startedAt, Instant finishedAt,
+                                  Map<String, String> artifacts) {
+    public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
+
+    /**
+     * @param read           changes in the batch
+     * @param duplicates     changes repeating an earlier change's identity in the batch
+     * @param replayed       changes at or below the checkpoint, skipped (already durable)
+     * @param toApply        changes above the checkpoint (the apply set)
+     * @param applied        rows the sink newly wrote
+     * @param alreadyInSink  changes the sink already held (not written twice)
+     */
+    public record Counts(int read, int duplicates, int replayed, int toApply, int applied, int alreadyInSink) {
+    }
+
+    /** Step durations (load_offset, read_batch, idempotency, apply, commit_offset) and the tick's total. */
+    public record Metrics(Map<String, Long> stepMillis, long durationMs, double eventsPerSecond) {
+    }
+}

@@ -1,0 +1,59 @@
+package io.dpone.cdc.runtime;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.connect.Redactor;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.route.DponeCamel;
+import java.util.List;
+import org.apache.camel.CamelExecutionException;
+
+/**
+ * Sends a tick through the {@code cdc_runtime_tick} route of the camel-main context and returns its report.
+ * A failure that escapes the route (a crash inside a step, a context that cannot start) still yields a red report
+ * with {@code runtime.internal_error}; whatever the steps had not committed stays uncommitted.
+ */
+public final class CdcTickRunner {
+    public static final String ROUTE_ID = "cdc_runtime_tick";
+
+    private CdcTickRunner() {
+    }
+
+    /** Starts the shared camel-main context, runs the tick, stops the context. */
+    public static CdcRuntimeRunReport run(CdcTick tick) {
+        DponeCamel camel;
+        try {
+            camel = DponeCamel.start(null, false);
+        } catch (RuntimeException e) {
+            return failed(tick, e);
+        }
+        try (camel) {
+            return run(camel, tick);
+        }
+    }
+
+    /** Runs the tick in an already started context (tests weave crash points into it). */
+    public static CdcRuntimeRunReport run(DponeCamel camel, CdcTick tick) {
+        try {
+            camel.call(ROUTE_ID, tick);
+        } catch (RuntimeException e) {
+            return failed(tick, e);
+        }
+        return tick.report() != null ? tick.report() : CdcReports.write(tick);
+    }
+
+    private static CdcRuntimeRunReport failed(CdcTick tick, Throwable e) {
+        Throwable cause = e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e;
+        List<Blocker> blockers = cause instanceof DponeException typed ? typed.blockers()
+            : List.of(CdcBlockers.blocker(BlockerCode.INTERNAL_ERROR.code(), CdcTickRunner.ROUTE_ID,
+                "the tick stopped unexpectedly: " + Redactor.global().describe(cause)
+                    + (tick.committed() ? " (after the offset was committed)" : "; the offset was not committed")));
+        tick.block(blockers);
+        try {
+            return CdcReports.write(tick);
+        } catch (RuntimeException writeFailure) {
+            return CdcReports.build(tick);
+        }
+    }
+}

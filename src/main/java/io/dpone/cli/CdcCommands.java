@@ -1,0 +1,114 @@
+package io.dpone.cli;
+
+import io.dpone.cdc.runtime.CdcMode;
+import io.dpone.cdc.runtime.CdcRunOptions;
+import io.dpone.cdc.runtime.CdcRuntime;
+import io.dpone.cdc.runtime.CdcRuntimeRunReport;
+import io.dpone.cdc.runtime.CdcTickRunner;
+import io.dpone.error.DponeException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code dpone ops ...}: operational commands. */
+@Command(name = "ops", mixinStandardHelpOptions = true, description = "Operational commands (CDC runtime).",
+    subcommands = {CdcCommands.CdcRuntimeRun.class})
+public final class CdcCommands implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    /** {@code dpone ops cdc-runtime-run}: one bounded CDC runtime tick. */
+    @Command(name = "cdc-runtime-run", sortOptions = false, mixinStandardHelpOptions = true,
+        description = "Run one bounded CDC tick: checkpoint -> read -> idempotency -> apply -> commit -> report.")
+    public static final class CdcRuntimeRun implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--mode", defaultValue = "local", description = "local or live (default: ${DEFAULT-VALUE})")
+        CdcMode mode;
+        @Option(names = "--source", required = true, description = "source system, e.g. mssql")
+        String source;
+        @Option(names = "--sink", required = true, description = "sink system, e.g. clickhouse")
+        String sink;
+        @Option(names = "--backend", required = true, description = "CDC backend, e.g. mssql_cdc")
+        String backend;
+        @Option(names = "--pipeline-name", required = true, description = "pipeline name, e.g. orders-cdc")
+        String pipelineName;
+        @Option(names = "--source-schema", required = true, description = "source schema, e.g. dbo")
+        String sourceSchema;
+        @Option(names = "--source-table", required = true, description = "source table, e.g. orders")
+        String sourceTable;
+        @Option(names = "--target-dataset", required = true, description = "db.table")
+        String targetDataset;
+        @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
+        List<String> uniqueKeys;
+        @Option(names = "--events-json", description = "local mode: the bounded CDC batch to apply")
+        Path eventsJson;
+        @Option(names = "--checkpoint-json", description = "local mode: the durable offset checkpoint")
+        Path checkpointJson;
+        @Option(names = "--output-dir", description = "report and local sink directory")
+        Path outputDir;
+        @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+        Format format;
+        @Option(names = "--source-connection-id", description = "live mode: source connection alias")
+        String sourceConnectionId;
+        @Option(names = "--sink-connection-id", description = "live mode: sink connection alias")
+        String sinkConnectionId;
+        @Option(names = "--credentials-source", description = "live mode: env or file")
+        String credentialsSource;
+
+        @Override
+        public Integer call() {
+            if (mode == CdcMode.local) {
+                for (Object[] o : new Object[][] {{"--events-json", eventsJson}, {"--checkpoint-json", checkpointJson},
+                    {"--output-dir", outputDir}}) {
+                    if (o[1] == null) {
+                        throw new CommandLine.ParameterException(spec.commandLine(),
+                            "Missing required option: '" + o[0] + "' (required with --mode local)");
+                    }
+                }
+            }
+            CdcRunOptions options = new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema,
+                sourceTable, targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
+                sinkConnectionId, credentialsSource);
+            CdcRuntimeRunReport report;
+            try {
+                report = CdcTickRunner.run(CdcRuntime.tick(options, CdcRuntime.newRunId()));
+            } catch (DponeException e) {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("schema", CdcRuntimeRunReport.SCHEMA);
+                doc.put("mode", mode.name());
+                doc.put("passed", false);
+                doc.put("committed", false);
+                doc.put("blockers", e.blockers());
+                return Output.emit(false, doc, "cdc-runtime-run blocked:\n" + Output.blockersText(e.blockers()),
+                    format);
+            }
+            return Output.emit(report.passed(), report, text(report), format);
+        }
+
+        private static String text(CdcRuntimeRunReport r) {
+            if (!r.passed()) {
+                return "cdc-runtime-run " + r.runId() + " red (offset " + (r.committed() ? "committed" : "not committed")
+                    + "):\n" + Output.blockersText(r.blockers());
+            }
+            CdcRuntimeRunReport.Counts c = r.counts();
+            Map<String, Object> after = r.offsetAfter();
+            return "cdc-runtime-run " + r.runId() + " passed: " + r.stream().get("source_schema") + "."
+                + r.stream().get("source_table") + " -> " + r.stream().get("target_dataset") + "\n  read " + c.read()
+                + ", replayed " + c.replayed() + ", applied " + c.applied() + ", already in sink "
+                + c.alreadyInSink() + "\n  offset " + (after == null ? "-" : after.get("position"))
+                + (r.committed() ? " committed" : " (nothing to commit)") + "\n";
+        }
+    }
+}

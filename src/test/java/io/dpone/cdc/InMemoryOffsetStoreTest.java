@@ -1,0 +1,8 @@
+package io.dpone.cdc;
+
+class InMemoryOffsetStoreTest extends CdcOffsetStoreContract {
+    @Override
+    CdcOffsetStore store() {
+        return new InMemoryOffsetStore();
+    }
+}
