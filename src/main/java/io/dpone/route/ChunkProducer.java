@@ -27,7 +27,8 @@ import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * Reads the source on its own thread, encodes rows into chunk files of the route's format of {@code chunkRows} rows, and
+ * Reads the source ({@link RowPrefetcher}, its own thread) and, on a second thread, encodes rows into chunk files
+ * of the route's format of {@code chunkRows} rows, and
  * hands them to the route through a bounded queue (capacity 2), so reading/encoding overlaps loading while memory
  * stays bounded by one row buffer and two spooled chunks on disk. While encoding it computes the source side of
  * the quality gates. The route consumes it as an {@link Iterator} in a streaming split.
@@ -67,7 +68,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     }
 
     public void start() {
-        thread = new Thread(this::produce, "dpone-source-reader");
+        thread = new Thread(this::produce, "dpone-chunk-encoder");
         thread.setDaemon(true);
         thread.start();
     }
@@ -80,7 +81,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         long hashed = 0;
         long bytes = 0;
         long started = System.nanoTime();
-        Object[] row = new Object[columns];
+        Object[] row;
+        RowPrefetcher source = new RowPrefetcher(cursor, columns);
+        source.start();
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
@@ -96,7 +99,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 ChunkWriter out = format.open(file, table.columns());
                 boolean completed = false;
                 try {
-                    while (chunkRowCount < chunkRows && (more = cursor.next(row))) {
+                    while (chunkRowCount < chunkRows && (more = (row = source.next()) != null)) {
                         buf.reset();
                         encoder.encode(row, buf, offsets);
                         digests.add(buf.array(), offsets);
@@ -149,7 +152,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             queue.clear();
             queue.offer(e instanceof IOException io ? new UncheckedIOException(io) : e);
         } finally {
-            cursor.close();
+            source.close();
         }
     }
 
