@@ -1,5 +1,6 @@
 package io.dpone.cli;
 
+import io.dpone.cdc.clickhouse.MaterializeCommand;
 import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;
@@ -16,8 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dpone ops ...}: operational commands. */
-@Command(name = "ops", mixinStandardHelpOptions = true, description = "Operational commands (CDC runtime).",
-    subcommands = {CdcCommands.CdcRuntimeRun.class})
+@Command(name = "ops", mixinStandardHelpOptions = true,
+    description = "Operational commands (CDC runtime, ClickHouse CDC materialization).",
+    subcommands = {CdcCommands.CdcRuntimeRun.class, MaterializeCommand.class})
 public final class CdcCommands implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

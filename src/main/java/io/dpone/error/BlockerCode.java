@@ -67,6 +67,14 @@ public enum BlockerCode {
     CDC_OFFSET_REGRESSION("cdc_runtime.offset_regression"),
     CDC_MODE_UNSUPPORTED("cdc_runtime.mode_unsupported"),
     CDC_INVALID_ARGUMENT("cdc_runtime.invalid_argument"),
+    // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
+    CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
+    CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),
+    CDC_MATERIALIZE_NOT_A_CDC_LOG("cdc_materialize.not_a_cdc_log"),
+    CDC_MATERIALIZE_UNIQUE_KEY_MISSING("cdc_materialize.unique_key_missing"),
+    CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
+    CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
+    CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 

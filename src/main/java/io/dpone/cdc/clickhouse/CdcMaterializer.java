@@ -1,0 +1,286 @@
+package io.dpone.cdc.clickhouse;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.TableAdmin;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.report.ReportWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Rebuilds the serving table of a ClickHouse CDC log: the latest row per {@code dpone_cdc_unique_key_hash} by
+ * {@code dpone_cdc_version} ({@code update_before} images ignored), built in a staging table and published
+ * atomically: {@code EXCHANGE TABLES} when the target exists, {@code RENAME TABLE} on the first run (the target
+ * database must be Atomic). The rebuild is bounded by the log's maximum version read at the start, so rows appended
+ * meanwhile wait for the next run. Delete modes: {@code exclude_deleted} drops keys whose latest change is a
+ * delete; {@code tombstone} keeps them (with the delete's before-image) and {@code dpone_cdc_deleted = 1}.
+ * Re-running on the same log publishes the same rows. A target that exists but was not published by the
+ * materializer (its table comment) is never replaced.
+ */
+public final class CdcMaterializer {
+    public static final String SCHEMA = "dpone.cdc_materialization.v1";
+    public static final String TARGET_MARKER = "dpone.cdc_materialized.v1";
+    public static final String JSON_FILE = "cdc_materialization.json";
+    public static final String MD_FILE = "cdc_materialization.md";
+    public static final String STAGE_SUFFIX = "__dpone_cdc_stage";
+
+    /** The CDC log table does not exist. */
+    public static final String LOG_MISSING = "cdc_materialize.log_missing";
+    /** The CDC log table is not a dpone CDC log (no {@code dpone.cdc_log.v1} comment or missing columns). */
+    public static final String NOT_A_CDC_LOG = "cdc_materialize.not_a_cdc_log";
+    /** A {@code --unique-key} column is not a payload column of the log. */
+    public static final String UNIQUE_KEY_MISSING = "cdc_materialize.unique_key_missing";
+    /** The log's unique-key hashes were not computed from the {@code --unique-key} columns (other keys or order). */
+    public static final String UNIQUE_KEY_MISMATCH = "cdc_materialize.unique_key_mismatch";
+    /** The target exists and was not published by the materializer: it is never replaced. */
+    public static final String TARGET_NOT_OWNED = "cdc_materialize.target_not_owned";
+    /** The staging table does not hold the expected number of keys; nothing was published. */
+    public static final String VERIFY_FAILED = "cdc_materialize.verify_failed";
+    /** An option value is invalid. */
+    public static final String INVALID_ARGUMENT = "cdc_materialize.invalid_argument";
+
+    public static final List<String> CODES = List.of(INVALID_ARGUMENT, LOG_MISSING, NOT_A_CDC_LOG,
+        UNIQUE_KEY_MISSING, UNIQUE_KEY_MISMATCH, TARGET_NOT_OWNED, VERIFY_FAILED);
+
+    private static final String HASH = "dpone_cdc_unique_key_hash";
+    private static final String OP = "dpone_cdc_operation";
+    private static final String VERSION = "dpone_cdc_version";
+    private static final String DELETED = "dpone_cdc_deleted";
+    /** Metadata columns carried into the serving table, with their types. */
+    private static final Map<String, String> CARRIED = carried();
+
+    public enum DeleteMode { exclude_deleted, tombstone }
+
+    /** What to materialize. Datasets are {@code db.table}. */
+    public record Options(String cdcDataset, String targetDataset, List<String> uniqueKeys, DeleteMode deleteMode) {
+        public Options {
+            uniqueKeys = List.copyOf(uniqueKeys);
+        }
+    }
+
+    private final ClickHouseEndpoint ch;
+
+    public CdcMaterializer(ClickHouseEndpoint ch) {
+        this.ch = ch;
+    }
+
+    /**
+     * Materializes and returns the report (schema {@link #SCHEMA}); typed problems become blockers in the report
+     * ({@code passed = false}) and nothing is published. With {@code outputDir} non-null the report is written as
+     * {@link #JSON_FILE} and {@link #MD_FILE} through the redaction layer.
+     */
+    public Map<String, Object> materialize(Options o, Path outputDir) {
+        Instant started = Instant.now();
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("schema", SCHEMA);
+        report.put("passed", false);
+        report.put("cdc_dataset", o.cdcDataset());
+        report.put("target_dataset", o.targetDataset());
+        report.put("unique_keys", o.uniqueKeys());
+        report.put("delete_mode", o.deleteMode() == null ? null : o.deleteMode().name());
+        List<Blocker> blockers = new ArrayList<>();
+        try {
+            run(o, report);
+            report.put("passed", true);
+        } catch (DponeException e) {
+            blockers.addAll(e.blockers());
+        }
+        report.put("blockers", blockers);
+        report.put("started_at", started.toString());
+        report.put("finished_at", Instant.now().toString());
+        report.put("artifacts", List.of(JSON_FILE, MD_FILE));
+        if (outputDir != null) {
+            ReportWriter.writeJson(outputDir.resolve(JSON_FILE), report);
+            ReportWriter.writeMarkdown(outputDir.resolve(MD_FILE), markdown(report));
+        }
+        return report;
+    }
+
+    private void run(Options o, Map<String, Object> report) {
+        String[] log = dataset(o.cdcDataset(), "--cdc-dataset");
+        String[] target = dataset(o.targetDataset(), "--target-dataset");
+        List<Blocker> invalid = new ArrayList<>();
+        if (o.uniqueKeys().isEmpty()) {
+            invalid.add(new Blocker(INVALID_ARGUMENT, "--unique-key", "at least one unique-key column is required",
+                Map.of()));
+        }
+        o.uniqueKeys().stream().filter(k -> !ClickHouseSql.IDENTIFIER.matcher(k).matches()).findFirst()
+            .ifPresent(k -> invalid.add(new Blocker(INVALID_ARGUMENT, "--unique-key",
+                "unique-key columns must be identifiers", Map.of())));
+        if (o.deleteMode() == null) {
+            invalid.add(new Blocker(INVALID_ARGUMENT, "--delete-mode", "exclude_deleted or tombstone", Map.of()));
+        }
+        if (log[0].equals(target[0]) && log[1].equals(target[1])) {
+            invalid.add(new Blocker(INVALID_ARGUMENT, "--target-dataset", "the target must not be the CDC log",
+                Map.of()));
+        }
+        if (!invalid.isEmpty()) {
+            throw new DponeException(invalid);
+        }
+        TableAdmin admin = new TableAdmin(ch);
+        if (!admin.exists(log[0], log[1])) {
+            throw fail(LOG_MISSING, "--cdc-dataset", o.cdcDataset() + " does not exist");
+        }
+        if (ClickHouseCdcSinkApplier.streamIdOf(admin.comment(log[0], log[1]).orElse("")).isEmpty()) {
+            throw fail(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset() + " is not a dpone CDC log ("
+                + ClickHouseCdcSinkApplier.LOG_SCHEMA + ")");
+        }
+        List<String> columns = ch.query("SELECT name FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position")
+            .stream().map(r -> r.get(0)).toList();
+        List<String> missingMeta = CARRIED.keySet().stream().filter(c -> !columns.contains(c)).toList();
+        if (!missingMeta.isEmpty()) {
+            throw new DponeException(new Blocker(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset()
+                + " lacks CDC columns", Map.of("missing", missingMeta)));
+        }
+        List<String> payload = columns.stream().filter(c -> !c.startsWith(ClickHouseCdcSinkApplier.PREFIX)).toList();
+        List<String> missingKeys = o.uniqueKeys().stream().filter(k -> !payload.contains(k)).toList();
+        if (!missingKeys.isEmpty()) {
+            throw new DponeException(new Blocker(UNIQUE_KEY_MISSING, "--unique-key", "unique-key column(s) "
+                + String.join(", ", missingKeys) + " are not payload columns of " + o.cdcDataset(),
+                Map.of("missing", missingKeys)));
+        }
+        // payload values are canonical JSON text, so the hash of the key columns can be recomputed in SQL
+        String recomputed = "lower(hex(SHA256(concat('[', " + o.uniqueKeys().stream()
+            .map(k -> "ifNull(" + ClickHouseSql.id(k) + ", 'null')").collect(Collectors.joining(", ',', "))
+            + ", ']'))))";
+        long mismatched = Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(log[0], log[1])
+            + " WHERE " + recomputed + " != " + ClickHouseSql.id(HASH)).get(0).get(0));
+        if (mismatched > 0) {
+            throw new DponeException(new Blocker(UNIQUE_KEY_MISMATCH, "--unique-key", mismatched + " row(s) of "
+                + o.cdcDataset() + " have a dpone_cdc_unique_key_hash that is not the hash of "
+                + o.uniqueKeys() + "; the log was written with other unique keys", Map.of("rows", mismatched)));
+        }
+        admin.ensureAtomicDatabase(target[0], "--target-dataset");
+        boolean targetExists = admin.exists(target[0], target[1]);
+        if (targetExists && !admin.comment(target[0], target[1]).orElse("").startsWith(TARGET_MARKER)) {
+            throw fail(TARGET_NOT_OWNED, "--target-dataset", o.targetDataset()
+                + " exists and was not published by the CDC materializer; it was not replaced");
+        }
+
+        String logTable = ClickHouseSql.table(log[0], log[1]);
+        // one bound for the whole run: rows appended after this read wait for the next run
+        List<String> stats = ch.query("SELECT count(), toString(min(" + VERSION + ")), toString(max(" + VERSION
+            + ")) FROM " + logTable).get(0);
+        long rowsIn = Long.parseLong(stats.get(0));
+        String bound = stats.get(2);
+        String where = " WHERE " + ClickHouseSql.id(VERSION) + " <= toUInt256(" + ClickHouseSql.literal(bound) + ")"
+            + " AND " + ClickHouseSql.id(OP) + " != 'update_before'";
+        List<String> carried = new ArrayList<>(payload);
+        carried.addAll(CARRIED.keySet());
+        String latest = "SELECT " + ClickHouseSql.idList(carried) + " FROM " + logTable + where + " ORDER BY "
+            + ClickHouseSql.id(HASH) + ", " + ClickHouseSql.id(VERSION) + " DESC LIMIT 1 BY " + ClickHouseSql.id(HASH);
+        List<String> counts = ch.query("SELECT count(), countIf(" + ClickHouseSql.id(OP) + " = 'delete') FROM ("
+            + latest + ")").get(0);
+        long keys = Long.parseLong(counts.get(0));
+        long deletedKeys = Long.parseLong(counts.get(1));
+        boolean tombstone = o.deleteMode() == DeleteMode.tombstone;
+        long expected = tombstone ? keys : keys - deletedKeys;
+
+        String stage = target[1] + STAGE_SUFFIX;
+        ClickHouseSql.id(stage);
+        admin.drop(target[0], stage);
+        List<String> defs = new ArrayList<>();
+        payload.forEach(c -> defs.add(ClickHouseSql.id(c) + " Nullable(String)"));
+        CARRIED.forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
+        if (tombstone) {
+            defs.add(ClickHouseSql.id(DELETED) + " UInt8");
+        }
+        ch.execute("CREATE TABLE " + ClickHouseSql.table(target[0], stage) + " (" + String.join(", ", defs)
+            + ") ENGINE = MergeTree ORDER BY " + ClickHouseSql.id(HASH) + " COMMENT "
+            + ClickHouseSql.literal(TARGET_MARKER + " source=" + o.cdcDataset() + " delete_mode="
+                + o.deleteMode().name()));
+        List<String> insertColumns = new ArrayList<>(carried);
+        String select = ClickHouseSql.idList(carried);
+        if (tombstone) {
+            insertColumns.add(DELETED);
+            select += ", toUInt8(" + ClickHouseSql.id(OP) + " = 'delete')";
+        }
+        ch.execute("INSERT INTO " + ClickHouseSql.table(target[0], stage) + " (" + ClickHouseSql.idList(insertColumns)
+            + ") SELECT " + select + " FROM (" + latest + ")"
+            + (tombstone ? "" : " WHERE " + ClickHouseSql.id(OP) + " != 'delete'")
+            + " SETTINGS async_insert = 0");
+        long staged = Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(target[0], stage))
+            .get(0).get(0));
+        if (staged != expected) {
+            admin.drop(target[0], stage);
+            throw new DponeException(new Blocker(VERIFY_FAILED, "--target-dataset", "staging holds " + staged
+                + " row(s), expected " + expected + "; nothing was published",
+                Map.of("staged", staged, "expected", expected)));
+        }
+        String publish;
+        if (targetExists) {
+            admin.exchange(target[0], stage, target[0], target[1]);
+            admin.drop(target[0], stage);
+            publish = "exchange";
+        } else {
+            admin.rename(target[0], stage, target[0], target[1]);
+            publish = "rename";
+        }
+        report.put("rows_in", rowsIn);
+        report.put("keys_in", keys);
+        report.put("keys_out", staged);
+        report.put("deletes_applied", deletedKeys);
+        Map<String, Object> range = new LinkedHashMap<>();
+        range.put("min", rowsIn == 0 ? null : stats.get(1));
+        range.put("max", rowsIn == 0 ? null : bound);
+        report.put("version_range", range);
+        report.put("payload_columns", payload);
+        report.put("publish", publish);
+    }
+
+    private static String[] dataset(String value, String subject) {
+        String[] parts = value == null ? new String[0] : value.split("\\.", -1);
+        if (parts.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(parts[0]).matches()
+            || !ClickHouseSql.IDENTIFIER.matcher(parts[1]).matches()) {
+            throw fail(INVALID_ARGUMENT, subject, subject + " must be db.table (identifiers)");
+        }
+        return parts;
+    }
+
+    private static DponeException fail(String code, String subject, String message) {
+        return new DponeException(new Blocker(code, subject, message, Map.of()));
+    }
+
+    static String markdown(Map<String, Object> r) {
+        StringBuilder md = new StringBuilder("# CDC materialization\n\n");
+        md.append("- passed: ").append(r.get("passed")).append('\n');
+        md.append("- cdc dataset: `").append(r.get("cdc_dataset")).append("`\n");
+        md.append("- target dataset: `").append(r.get("target_dataset")).append("`\n");
+        md.append("- unique keys: ").append(r.get("unique_keys")).append('\n');
+        md.append("- delete mode: ").append(r.get("delete_mode")).append('\n');
+        for (String k : List.of("rows_in", "keys_in", "keys_out", "deletes_applied", "version_range", "publish")) {
+            if (r.containsKey(k)) {
+                md.append("- ").append(k.replace('_', ' ')).append(": ").append(r.get(k)).append('\n');
+            }
+        }
+        Object blockers = r.get("blockers");
+        if (blockers instanceof List<?> list && !list.isEmpty()) {
+            md.append("\n## Blockers\n\n| code | subject | message |\n| --- | --- | --- |\n");
+            for (Object b : list) {
+                Blocker x = (Blocker) b;
+                md.append("| ").append(x.code()).append(" | ").append(x.subject()).append(" | ")
+                    .append(x.message().replace("|", "\\|")).append(" |\n");
+            }
+        }
+        return md.toString();
+    }
+
+    private static Map<String, String> carried() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(HASH, "String");
+        m.put(OP, "LowCardinality(String)");
+        m.put("dpone_cdc_position", "String");
+        m.put("dpone_cdc_sequence", "UInt64");
+        m.put(VERSION, "UInt256");
+        m.put("dpone_cdc_commit_time", "DateTime64(3, 'UTC')");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+}

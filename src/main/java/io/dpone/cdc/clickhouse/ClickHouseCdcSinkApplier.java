@@ -1,0 +1,324 @@
+package io.dpone.cdc.clickhouse;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.dpone.cdc.CdcApplyBatch;
+import io.dpone.cdc.CdcEvent;
+import io.dpone.cdc.CdcHashes;
+import io.dpone.cdc.CdcIdempotencyService;
+import io.dpone.cdc.CdcSinkApplier;
+import io.dpone.cdc.SinkReceipt;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.TableAdmin;
+import io.dpone.report.AtomicFiles;
+import io.dpone.report.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The ClickHouse sink: an append-only CDC log table {@code db.table} (MergeTree, ORDER BY
+ * {@code (dpone_cdc_unique_key_hash, dpone_cdc_version)}, {@code non_replicated_deduplication_window = 1000}).
+ *
+ * <p>Payload columns are {@code Nullable(String)} holding the canonical JSON text of each {@code data} value
+ * ({@code 1}, {@code "paid"} with its quotes, {@code 19.90}); a JSON null is SQL NULL. A payload column first seen
+ * later in the stream is added with {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS}. The {@code dpone_cdc_*}
+ * columns are those of {@link #LOG_COLUMNS}; {@code dpone_cdc_version} is {@code UInt256} =
+ * {@link CdcEvent#version()}, so it orders by LSN order (never by clock).
+ *
+ * <p>Idempotency: event ids already held by the log are not written again, and every batch is ONE
+ * {@code INSERT ... SELECT FROM <JSONEachRow spool file>} with {@code insert_deduplication_token = batch id},
+ * {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a retried insert whose acknowledgement was lost lands
+ * once. {@code durable = true} only after that synchronous insert returned. The table comment records the stream
+ * id: a log of another stream is refused.
+ */
+public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
+    public static final String LOG_SCHEMA = "dpone.cdc_log.v1";
+    public static final int DEDUPLICATION_WINDOW = 1000;
+    static final String PREFIX = "dpone_cdc_";
+    /** The metadata columns and their ClickHouse types, in table order (after the payload columns). */
+    public static final Map<String, String> LOG_COLUMNS = logColumns();
+    private static final DateTimeFormatter COMMIT_TIME =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+    private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
+
+    private final ClickHouseEndpoint ch;
+    private final String database;
+    private final String table;
+    private final CdcIdempotencyService identity;
+    private final Path spoolDir;
+
+    /**
+     * @param spoolDir a local directory for the batch spool files; with a server endpoint any directory, with the
+     *                 embedded engine one the engine may read
+     */
+    public ClickHouseCdcSinkApplier(ClickHouseEndpoint ch, String database, String table,
+                                    CdcIdempotencyService identity, Path spoolDir) {
+        ClickHouseSql.table(database, table);
+        this.ch = ch;
+        this.database = database;
+        this.table = table;
+        this.identity = identity;
+        this.spoolDir = spoolDir;
+    }
+
+    /** The log table named by {@code stream.targetDataset()} ({@code db.table}). */
+    public static ClickHouseCdcSinkApplier forStream(ClickHouseEndpoint ch, StreamIdentity stream,
+                                                     CdcIdempotencyService identity, Path spoolDir) {
+        String[] parts = stream.targetDataset().split("\\.", -1);
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("target dataset must be db.table");
+        }
+        return new ClickHouseCdcSinkApplier(ch, parts[0], parts[1], identity, spoolDir);
+    }
+
+    public String target() {
+        return database + "." + table;
+    }
+
+    @Override
+    public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        try {
+            return applyChecked(stream, batch);
+        } catch (RuntimeException e) {
+            // the sink said no (or could not be reached): not applied, never durable; the message is ClickHouse's
+            return receipt(batch, false, false, 0, 0, false, "ClickHouse CDC log apply failed: "
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())),
+                Map.of());
+        }
+    }
+
+    private SinkReceipt applyChecked(StreamIdentity stream, CdcApplyBatch batch) {
+        List<String> problems = validate(batch);
+        if (!problems.isEmpty()) {
+            return receipt(batch, false, false, 0, 0, false, "batch cannot be written to the CDC log: "
+                + String.join("; ", problems), Map.of("problems", problems));
+        }
+        TableAdmin admin = new TableAdmin(ch);
+        if (!admin.exists(database, table)) {
+            if (batch.events().isEmpty()) {
+                return receipt(batch, true, true, 0, 0, false, "empty batch; nothing to write",
+                    Map.of("rows_total", 0L));
+            }
+            create(stream);
+        }
+        String owner = admin.comment(database, table).orElse("");
+        if (!owner.equals(comment(stream))) {
+            return receipt(batch, false, false, 0, 0, false, target() + " is not the CDC log of this stream ("
+                + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
+        }
+        Map<String, CdcEvent> byId = new LinkedHashMap<>();
+        Set<String> keyHashes = new LinkedHashSet<>();
+        for (CdcEvent e : batch.events()) {
+            byId.putIfAbsent(identity.eventId(stream, e), e);
+            keyHashes.add(CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+        }
+        Map<String, String> heldBatches = held(keyHashes, byId.keySet());
+        Set<String> held = heldBatches.keySet();
+        boolean batchKnown = heldBatches.containsValue(batch.batchId());
+        List<Map.Entry<String, CdcEvent>> fresh = byId.entrySet().stream()
+            .filter(en -> !held.contains(en.getKey())).toList();
+        int present = batch.events().size() - fresh.size();
+        if (!fresh.isEmpty()) {
+            insert(stream, batch, fresh);
+        }
+        return receipt(batch, true, true, fresh.size(), present, batchKnown, fresh.size()
+            + " row(s) appended to " + target() + ", " + present + " already held",
+            Map.of("rows_total", count("1")));
+    }
+
+    /** One synchronous, token-deduplicated insert of {@code rows} (package-private so tests can retry it). */
+    void insert(StreamIdentity stream, CdcApplyBatch batch, List<Map.Entry<String, CdcEvent>> rows) {
+        Set<String> payload = new LinkedHashSet<>();
+        rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
+        addMissingColumns(payload);
+        String commitTime = COMMIT_TIME.format(Instant.now());
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, CdcEvent> en : rows) {
+            out.append(rowJson(stream, en.getValue(), en.getKey(), batch, payload, commitTime)).append('\n');
+        }
+        List<String> columns = new ArrayList<>(payload);
+        columns.addAll(LOG_COLUMNS.keySet());
+        String structure = columns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
+            .collect(Collectors.joining(", "));
+        // the file-side types equal the table types, so the select list is the column list
+        String select = ClickHouseSql.idList(columns);
+        Path spool = spoolFile(batch.batchId());
+        try {
+            AtomicFiles.write(spool, out.toString());
+            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table), select, select,
+                spool, "JSONEachRow", structure, "insert_deduplicate = 1, async_insert = 0, "
+                    + "insert_deduplication_token = " + ClickHouseSql.literal(batch.batchId())));
+        } finally {
+            try {
+                Files.deleteIfExists(spool);
+            } catch (IOException e) {
+                // a leftover spool file only costs disk; the next batch with this id overwrites it
+            }
+        }
+    }
+
+    private static String spoolType(String column) {
+        String t = LOG_COLUMNS.get(column);
+        return t == null ? "Nullable(String)" : t;
+    }
+
+    private Path spoolFile(String batchId) {
+        try {
+            Files.createDirectories(spoolDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return spoolDir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target() + "\n" + batchId).substring(0, 32)
+            + ".jsonl").toAbsolutePath();
+    }
+
+    private static String rowJson(StreamIdentity stream, CdcEvent e, String eventId, CdcApplyBatch batch,
+                                  Set<String> payload, String commitTime) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        for (String c : payload) {
+            Object v = e.data().get(c);
+            r.put(c, v == null ? null : CdcHashes.canonicalJson(v));
+        }
+        r.put("dpone_cdc_unique_key_hash", CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+        r.put("dpone_cdc_event_id", eventId);
+        r.put("dpone_cdc_operation", e.operation().name());
+        r.put("dpone_cdc_position", e.position());
+        r.put("dpone_cdc_sequence", e.sequence());
+        r.put("dpone_cdc_version", e.version().toString());
+        r.put("dpone_cdc_commit_time", commitTime);
+        r.put("dpone_cdc_run_id", batch.runId());
+        r.put("dpone_cdc_batch_id", batch.batchId());
+        try {
+            return Json.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(r);
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException("CDC row is not serialisable", ex);
+        }
+    }
+
+    private List<String> validate(CdcApplyBatch batch) {
+        List<String> problems = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (CdcEvent e : batch.events()) {
+            for (String c : e.data().keySet()) {
+                if (!seen.add(c)) {
+                    continue;
+                }
+                if (!ClickHouseSql.IDENTIFIER.matcher(c).matches()) {
+                    problems.add("column name is not an identifier (data column #" + seen.size() + ")");
+                } else if (c.startsWith(PREFIX)) {
+                    problems.add("column " + c + " uses the reserved prefix " + PREFIX);
+                }
+            }
+            if (e.version().compareTo(UINT256_MAX) > 0) {
+                problems.add("position " + e.position() + " gives a version beyond UInt256");
+            }
+        }
+        return problems;
+    }
+
+    private void create(StreamIdentity stream) {
+        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
+        Set<String> payload = new LinkedHashSet<>(stream.uniqueKeys());
+        String columns = payload.stream().map(c -> ClickHouseSql.id(c) + " Nullable(String)")
+            .collect(Collectors.joining(", "));
+        String meta = LOG_COLUMNS.entrySet().stream().map(en -> ClickHouseSql.id(en.getKey()) + " " + en.getValue())
+            .collect(Collectors.joining(", "));
+        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " ("
+            + (columns.isEmpty() ? "" : columns + ", ") + meta + ") ENGINE = MergeTree ORDER BY ("
+            + ClickHouseSql.id("dpone_cdc_unique_key_hash") + ", " + ClickHouseSql.id("dpone_cdc_version") + ")"
+            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
+            + " COMMENT " + ClickHouseSql.literal(comment(stream)));
+    }
+
+    private void addMissingColumns(Set<String> payload) {
+        Set<String> existing = new HashSet<>();
+        ch.query("SELECT name FROM system.columns WHERE database = " + ClickHouseSql.literal(database)
+            + " AND table = " + ClickHouseSql.literal(table)).forEach(r -> existing.add(r.get(0)));
+        List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
+        if (!missing.isEmpty()) {
+            ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()
+                .map(c -> "ADD COLUMN IF NOT EXISTS " + ClickHouseSql.id(c) + " Nullable(String)")
+                .collect(Collectors.joining(", ")));
+        }
+    }
+
+    /**
+     * Event id -> batch id of the events the log already holds. The unique-key hashes narrow the read to the
+     * primary-key ranges of the batch's keys (the log is ordered by hash), so it does not scan the whole log.
+     */
+    private Map<String, String> held(Set<String> keyHashes, Set<String> eventIds) {
+        Map<String, String> held = new LinkedHashMap<>();
+        if (eventIds.isEmpty()) {
+            return held;
+        }
+        String hashes = keyHashes.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "));
+        List<String> ids = new ArrayList<>(eventIds);
+        for (int from = 0; from < ids.size(); from += 1000) {
+            String in = ids.subList(from, Math.min(ids.size(), from + 1000)).stream().map(ClickHouseSql::literal)
+                .collect(Collectors.joining(", "));
+            ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
+                + " WHERE dpone_cdc_unique_key_hash IN (" + hashes + ") AND dpone_cdc_event_id IN (" + in + ")"
+                + " GROUP BY dpone_cdc_event_id").forEach(r -> held.put(r.get(0), r.get(1)));
+        }
+        return held;
+    }
+
+    private long count(String where) {
+        return Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(database, table) + " WHERE "
+            + where).get(0).get(0));
+    }
+
+    /** The table comment that binds the log to one stream. */
+    static String comment(StreamIdentity stream) {
+        return LOG_SCHEMA + " stream_id=" + stream.streamId();
+    }
+
+    /** The stream id recorded in a log table comment, if it is a dpone CDC log. */
+    static Optional<String> streamIdOf(String comment) {
+        String prefix = LOG_SCHEMA + " stream_id=";
+        return comment != null && comment.startsWith(prefix) ? Optional.of(comment.substring(prefix.length()))
+            : Optional.empty();
+    }
+
+    private SinkReceipt receipt(CdcApplyBatch batch, boolean passed, boolean durable, int applied, int present,
+                                boolean batchKnown, String message, Map<String, Object> details) {
+        return new SinkReceipt(SinkReceipt.SCHEMA, batch.batchId(), batch.runId(), passed, durable, target(),
+            batch.events().size(), applied, present, batchKnown, message, details);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static Map<String, String> logColumns() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("dpone_cdc_unique_key_hash", "String");
+        m.put("dpone_cdc_event_id", "String");
+        m.put("dpone_cdc_operation", "LowCardinality(String)");
+        m.put("dpone_cdc_position", "String");
+        m.put("dpone_cdc_sequence", "UInt64");
+        m.put("dpone_cdc_version", "UInt256");
+        m.put("dpone_cdc_commit_time", "DateTime64(3, 'UTC')");
+        m.put("dpone_cdc_run_id", "String");
+        m.put("dpone_cdc_batch_id", "String");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+}

@@ -1,0 +1,125 @@
+package io.dpone.cdc.clickhouse;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcHashes;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOffsetStore;
+import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.error.DponeException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * CDC checkpoints in a ClickHouse table {@code db.table}: {@code ReplacingMergeTree(saved_version)} ordered by
+ * {@code checkpoint_key}, one logical row per key, read with {@code argMax(..., saved_version)} so unmerged parts
+ * never matter. The key is the stream's pipeline name: a pipeline has one checkpoint, and a checkpoint saved for
+ * another identity under the same pipeline name (backend, source, target or unique keys differ) is refused on load
+ * and on save with {@code cdc_runtime.checkpoint_stream_mismatch}. Each save is a synchronous insert
+ * ({@code async_insert = 0}) whose {@code saved_version} is above every version already stored for the key.
+ */
+public final class ClickHouseOffsetStore implements CdcOffsetStore {
+    public static final String SCHEMA = "dpone.cdc_checkpoint.v1";
+    private static final DateTimeFormatter SAVED_AT =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+    private final ClickHouseEndpoint ch;
+    private final String database;
+    private final String table;
+
+    public ClickHouseOffsetStore(ClickHouseEndpoint ch, String database, String table) {
+        ClickHouseSql.table(database, table);
+        this.ch = ch;
+        this.database = database;
+        this.table = table;
+    }
+
+    private String subject() {
+        return database + "." + table;
+    }
+
+    @Override
+    public Optional<CdcOffset> load(StreamIdentity stream) {
+        Optional<Row> row = latest(stream);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        Row r = row.get();
+        checkStream(stream, r);
+        if (r.backend.isEmpty() || CdcPosition.parse(r.token).isEmpty()) {
+            throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
+                "checkpoint of " + stream.pipelineName() + " has no valid offset {backend, token}");
+        }
+        return Optional.of(new CdcOffset(r.backend, r.token, r.snapshotComplete));
+    }
+
+    @Override
+    public void save(StreamIdentity stream, CdcOffset offset) {
+        ensureTable();
+        Optional<Row> previous = latest(stream);
+        previous.ifPresent(r -> checkStream(stream, r));
+        long version = Math.max(previous.map(r -> r.version + 1).orElse(1L),
+            Instant.now().toEpochMilli() * 1000L);
+        ch.execute("INSERT INTO " + ClickHouseSql.table(database, table) + " (checkpoint_key, schema, stream_id, "
+            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version) SETTINGS async_insert = 0 "
+            + "VALUES (" + String.join(", ", ClickHouseSql.literal(stream.pipelineName()),
+                ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
+                ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
+                ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
+                ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version)) + ")");
+    }
+
+    private void ensureTable() {
+        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
+        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " (checkpoint_key String, "
+            + "schema String, stream_id String, stream_json String, backend String, token String, "
+            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64) "
+            + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
+    }
+
+    private Optional<Row> latest(StreamIdentity stream) {
+        if (ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(database)
+            + " AND name = " + ClickHouseSql.literal(table)).isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
+            + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
+            + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version) FROM "
+            + ClickHouseSql.table(database, table) + " WHERE checkpoint_key = "
+            + ClickHouseSql.literal(stream.pipelineName()) + " HAVING count() > 0");
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> r = rows.get(0);
+        if (!SCHEMA.equals(r.get(6))) {
+            throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
+                "checkpoint of " + stream.pipelineName() + " is not a " + SCHEMA + " row");
+        }
+        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)),
+            Long.parseLong(r.get(5))));
+    }
+
+    private void checkStream(StreamIdentity stream, Row r) {
+        if (!stream.streamId().equals(r.streamId)) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("checkpoint_stream_id", r.streamId);
+            details.put("stream_id", stream.streamId());
+            details.put("checkpoint_stream", r.streamJson);
+            details.put("stream", stream.toMap());
+            throw new DponeException(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, subject(),
+                "the checkpoint of pipeline " + stream.pipelineName() + " belongs to another stream; it was not used "
+                    + "and not changed", details));
+        }
+    }
+
+    private record Row(String streamId, String streamJson, String backend, String token, boolean snapshotComplete,
+                       long version) {
+    }
+}

@@ -1,0 +1,103 @@
+package io.dpone.cdc.clickhouse;
+
+import io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.cli.DponeCli;
+import io.dpone.cli.Format;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.Redactor;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.report.ReportWriter;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dpone ops cdc-materialize-clickhouse}: rebuilds the serving table of a ClickHouse CDC log (see
+ * {@link CdcMaterializer}). Exit 0 when the report passed (document on stdout), 1 when red (document on stderr,
+ * stdout empty), 2 for a usage error (picocli).
+ */
+@Command(name = "cdc-materialize-clickhouse", sortOptions = false, mixinStandardHelpOptions = true,
+    description = "Rebuild the latest row per key of a ClickHouse CDC log into a serving table, published atomically.")
+public final class MaterializeCommand implements Callable<Integer> {
+    @Option(names = "--cdc-dataset", required = true, description = "the append-only CDC log, db.table")
+    String cdcDataset;
+    @Option(names = "--target-dataset", required = true, description = "the serving table, db.table")
+    String targetDataset;
+    @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
+    List<String> uniqueKeys;
+    @Option(names = "--sink-connection-id", required = true, description = "ClickHouse connection alias")
+    String sinkConnectionId;
+    @Option(names = "--delete-mode", defaultValue = "exclude_deleted",
+        description = "exclude_deleted or tombstone (default: ${DEFAULT-VALUE})")
+    DeleteMode deleteMode;
+    @Option(names = "--output-dir", defaultValue = ".",
+        description = "where cdc_materialization.json/.md go (default: ${DEFAULT-VALUE})")
+    Path outputDir;
+    @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    private final Supplier<ConnectionContext> context;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public MaterializeCommand() {
+        this(ConnectionContext::fromEnvironment, System.out, System.err);
+    }
+
+    /** For embedding and tests: the connection context and the streams to print to. */
+    public MaterializeCommand(Supplier<ConnectionContext> context, PrintStream out, PrintStream err) {
+        this.context = context;
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        Map<String, Object> report;
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.get().resolve(sinkConnectionId,
+            ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
+            report = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(cdcDataset, targetDataset,
+                uniqueKeys, deleteMode), outputDir);
+        } catch (DponeException e) {
+            report = new LinkedHashMap<>();
+            report.put("schema", CdcMaterializer.SCHEMA);
+            report.put("passed", false);
+            report.put("cdc_dataset", cdcDataset);
+            report.put("target_dataset", targetDataset);
+            report.put("blockers", e.blockers());
+        }
+        boolean passed = Boolean.TRUE.equals(report.get("passed"));
+        PrintStream target = passed ? out : err;
+        target.print(format == Format.json ? ReportWriter.json(report) : Redactor.global().redact(text(report)));
+        target.flush();
+        return passed ? DponeCli.OK : DponeCli.BLOCKED;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String text(Map<String, Object> r) {
+        StringBuilder sb = new StringBuilder("cdc-materialize-clickhouse ").append(r.get("cdc_dataset"))
+            .append(" -> ").append(r.get("target_dataset"));
+        if (Boolean.TRUE.equals(r.get("passed"))) {
+            sb.append(" passed: ").append(r.get("rows_in")).append(" row(s) in, ").append(r.get("keys_out"))
+                .append(" key(s) out, ").append(r.get("deletes_applied")).append(" delete(s) applied, published by ")
+                .append(r.get("publish")).append('\n');
+        } else {
+            sb.append(" blocked:\n");
+            for (Blocker b : (List<Blocker>) r.get("blockers")) {
+                sb.append("  ").append(b.code()).append(" at ").append(b.subject()).append(": ").append(b.message())
+                    .append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}

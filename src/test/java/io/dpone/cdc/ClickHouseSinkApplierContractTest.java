@@ -1,0 +1,43 @@
+package io.dpone.cdc;
+
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplier;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link CdcSinkApplierContract} on the ClickHouse CDC log (embedded engine, one database per test). */
+class ClickHouseSinkApplierContractTest extends CdcSinkApplierContract {
+    @TempDir
+    Path dir;
+    ClickHouseEndpoint ch;
+    String db;
+
+    @BeforeEach
+    void open() {
+        ch = TestEngines.clickhouse();
+        db = TestEngines.newDatabase("cdc_contract_sink");
+    }
+
+    @AfterEach
+    void close() {
+        ch.close();
+    }
+
+    @Override
+    CdcSinkApplier applier() {
+        return new ClickHouseCdcSinkApplier(ch, db, "orders_cdc", new EventIdentityIdempotency(), dir.resolve("spool"));
+    }
+
+    @Override
+    int rowCount() {
+        if (ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
+            + " AND name = 'orders_cdc'").isEmpty()) {
+            return 0;
+        }
+        return Integer.parseInt(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "orders_cdc")).get(0).get(0));
+    }
+}

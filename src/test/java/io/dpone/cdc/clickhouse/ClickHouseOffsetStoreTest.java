@@ -1,0 +1,91 @@
+package io.dpone.cdc.clickhouse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOffsetStore;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.error.DponeException;
+import io.dpone.testing.TestEngines;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ClickHouse checkpoint table. The first two tests are {@code io.dpone.cdc.CdcOffsetStoreContract} case for
+ * case (package-private there, so not extendable from this package).
+ */
+class ClickHouseOffsetStoreTest {
+    static final StreamIdentity STREAM = ClickHouseCdcSinkApplierTest.STREAM;
+    static final StreamIdentity OTHER = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
+        "analytics.orders", List.of("order_id", "region"));
+
+    ClickHouseEndpoint ch;
+    String db;
+
+    @BeforeEach
+    void open() {
+        ch = TestEngines.clickhouse();
+        db = TestEngines.newDatabase("cdc_offsets");
+    }
+
+    @AfterEach
+    void close() {
+        ch.close();
+    }
+
+    CdcOffsetStore store() {
+        return new ClickHouseOffsetStore(ch, db, "cdc_offsets");
+    }
+
+    // --- CdcOffsetStoreContract ---
+
+    @Test
+    void emptyUntilTheFirstSaveThenTheLastSave() {
+        CdcOffsetStore s = store();
+        assertEquals(Optional.empty(), s.load(STREAM));
+        s.save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
+        s.save(STREAM, new CdcOffset("mssql_cdc", "0x100", false));
+        assertEquals(Optional.of(new CdcOffset("mssql_cdc", "0x100", false)), s.load(STREAM));
+    }
+
+    @Test
+    void anotherStreamsCheckpointIsRefused() {
+        CdcOffsetStore s = store();
+        s.save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
+        DponeException load = assertThrows(DponeException.class, () -> s.load(OTHER));
+        assertEquals(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, load.blockers().get(0).code());
+        DponeException save = assertThrows(DponeException.class,
+            () -> s.save(OTHER, new CdcOffset("mssql_cdc", "0x15", true)));
+        assertEquals(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, save.blockers().get(0).code());
+        assertTrue(s.load(STREAM).isPresent());
+        assertEquals("0x14", s.load(STREAM).get().token());
+    }
+
+    // --- ClickHouse specifics ---
+
+    @Test
+    void theLatestSaveWinsAcrossPartsMergesAndStoreInstances() {
+        store().save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
+        store().save(STREAM, new CdcOffset("mssql_cdc", "0x15", true));
+        store().save(STREAM, new CdcOffset("mssql_cdc", "0x16", true));
+        assertEquals("0x16", store().load(STREAM).orElseThrow().token());
+        ch.execute("OPTIMIZE TABLE " + ClickHouseSql.table(db, "cdc_offsets") + " FINAL");
+        assertEquals("0x16", store().load(STREAM).orElseThrow().token());
+        StreamIdentity second = new StreamIdentity("customers-cdc", "mssql_cdc", "dbo", "customers",
+            "analytics.customers", List.of("customer_id"));
+        store().save(second, new CdcOffset("mssql_cdc", "0x3", false));
+        assertEquals("0x16", store().load(STREAM).orElseThrow().token());
+        assertEquals(new CdcOffset("mssql_cdc", "0x3", false), store().load(second).orElseThrow());
+        String ddl = ch.query("SELECT engine FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
+            + " AND name = 'cdc_offsets'").get(0).get(0);
+        assertEquals("ReplacingMergeTree", ddl);
+    }
+}
