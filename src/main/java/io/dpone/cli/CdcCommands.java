@@ -5,7 +5,6 @@ import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
-import io.dpone.cdc.runtime.CdcTickRunner;
 import io.dpone.error.DponeException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -85,7 +84,7 @@ public final class CdcCommands implements Runnable {
                 sinkConnectionId, credentialsSource);
             CdcRuntimeRunReport report;
             try {
-                report = CdcTickRunner.run(CdcRuntime.tick(options, CdcRuntime.newRunId()));
+                report = CdcRuntime.run(options);
             } catch (DponeException e) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("schema", CdcRuntimeRunReport.SCHEMA);

@@ -55,7 +55,7 @@ class CdcCrashResumeTest {
                 .process(exchange -> {
                     throw new IllegalStateException("injected crash after " + step);
                 }));
-            crashed = CdcTickRunner.run(camel, CdcRuntime.tick(CdcFixtures.specOptions(dir), "crash-run"));
+            crashed = CdcTickRunner.run(camel, CdcRuntime.tick(CdcFixtures.specOptions(dir), "crash-run", null));
         }
         assertFalse(crashed.passed());
         assertEquals(List.of(BlockerCode.INTERNAL_ERROR.code()),

@@ -174,7 +174,7 @@ class CdcLocalCliTest {
     }
 
     @Test
-    void liveModeAndSinkConnectionAreTypedUnsupported() {
+    void liveModeIsTypedUnsupportedAndAnUnknownSinkAliasIsRefused() {
         CliRun live = CdcCli.run("ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql", "--sink",
             "clickhouse", "--backend", "mssql_cdc", "--pipeline-name", "orders-cdc", "--source-schema", "dbo",
             "--source-table", "orders", "--target-dataset", "analytics.orders_cdc", "--unique-key", "order_id",
@@ -187,7 +187,7 @@ class CdcLocalCliTest {
         stage(dir, "orders/events.json");
         CliRun local = CdcCli.run(CdcCli.specExample(dir, "--sink-connection-id", "clickhouse-prod"));
         assertEquals(1, local.exitCode());
-        assertEquals(List.of(CdcBlockers.MODE_UNSUPPORTED), codes(json(local.stderr())));
+        assertEquals(List.of("connection.ref_unknown"), codes(json(local.stderr())));
         assertEquals(List.of("--sink-connection-id"), subjects(json(local.stderr())));
         assertFalse(Files.exists(exampleDir(dir).resolve("cdc_runtime_run.json")), "rejected before any side effect");
     }

@@ -70,11 +70,6 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
                 out.add(invalid("--source-connection-id", "--mode local reads --events-json; "
                     + "--source-connection-id is for --mode live"));
             }
-            if (sinkConnectionId != null) {
-                out.add(CdcBlockers.blocker(CdcBlockers.MODE_UNSUPPORTED, "--sink-connection-id",
-                    "a connection-backed sink applier (ClickHouse CDC log) is not implemented in this build; "
-                        + "--mode local writes sink/cdc_sink_rows.json under --output-dir"));
-            }
         } else {
             out.add(CdcBlockers.blocker(CdcBlockers.MODE_UNSUPPORTED, "--mode",
                 "--mode live (SQL Server CDC/Change Tracking readers, ClickHouse CDC sink applier, SQL-backed "

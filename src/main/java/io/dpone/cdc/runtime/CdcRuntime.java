@@ -1,6 +1,12 @@
 package io.dpone.cdc.runtime;
 
+import io.dpone.cdc.CdcSinkApplier;
 import io.dpone.cdc.EventIdentityIdempotency;
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplier;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
 import io.dpone.cdc.local.FileOffsetStore;
 import io.dpone.cdc.local.JsonEventsReader;
 import io.dpone.cdc.local.LocalSinkApplier;
@@ -26,19 +32,36 @@ public final class CdcRuntime {
 
     /** Runs one tick. Invalid options throw {@link DponeException} with every blocker and change nothing. */
     public static CdcRuntimeRunReport run(CdcRunOptions options) {
-        return CdcTickRunner.run(tick(options, newRunId()));
+        if (options.sinkConnectionId() == null) {
+            return CdcTickRunner.run(tick(options, newRunId(), null));
+        }
+        List<Blocker> problems = options.validate();
+        if (!problems.isEmpty()) {
+            throw new DponeException(problems);
+        }
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(ConnectionContext.fromEnvironment().resolve(
+                options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
+            return CdcTickRunner.run(tick(options, newRunId(), ch));
+        }
     }
 
-    /** The tick for {@code options} (local mode: events JSON, local sink, checkpoint file). */
-    public static CdcTick tick(CdcRunOptions options, String runId) {
+    /**
+     * The tick for {@code options} in local mode: the events JSON reader and the checkpoint file, applying to the
+     * local sink files, or, when {@code clickhouse} is given ({@code --sink-connection-id}), to the append-only
+     * ClickHouse CDC log.
+     */
+    public static CdcTick tick(CdcRunOptions options, String runId, ClickHouseEndpoint clickhouse) {
         List<Blocker> problems = options.validate();
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
         }
         EventIdentityIdempotency identity = new EventIdentityIdempotency();
+        CdcSinkApplier sink = clickhouse == null
+            ? new LocalSinkApplier(options.outputDir().resolve("sink"), identity)
+            : ClickHouseCdcSinkApplier.forStream(clickhouse, options.stream(), identity,
+                options.outputDir().resolve("sink").resolve("spool"));
         CdcTick.Adapters adapters = new CdcTick.Adapters(
-            new JsonEventsReader(options.eventsJson(), options.stream()), identity,
-            new LocalSinkApplier(options.outputDir().resolve("sink"), identity),
+            new JsonEventsReader(options.eventsJson(), options.stream()), identity, sink,
             new FileOffsetStore(options.checkpointJson()));
         return new CdcTick(runId, options, adapters, CdcTick.DEFAULT_MAX_EVENTS);
     }
