@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ClickHouse checkpoint table. The first two tests are {@code io.dpone.cdc.CdcOffsetStoreContract} case for
- * case (package-private there, so not extendable from this package).
+ * The ClickHouse checkpoint table beyond the offset-store contract (which
+ * {@code io.dpone.cdc.ClickHouseOffsetStoreContractTest} runs against it): the latest save wins across parts and merges.
  */
 class ClickHouseOffsetStoreTest {
     static final StreamIdentity STREAM = ClickHouseCdcSinkApplierTest.STREAM;
@@ -44,32 +44,6 @@ class ClickHouseOffsetStoreTest {
     CdcOffsetStore store() {
         return new ClickHouseOffsetStore(ch, db, "cdc_offsets");
     }
-
-    // --- CdcOffsetStoreContract ---
-
-    @Test
-    void emptyUntilTheFirstSaveThenTheLastSave() {
-        CdcOffsetStore s = store();
-        assertEquals(Optional.empty(), s.load(STREAM));
-        s.save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
-        s.save(STREAM, new CdcOffset("mssql_cdc", "0x100", false));
-        assertEquals(Optional.of(new CdcOffset("mssql_cdc", "0x100", false)), s.load(STREAM));
-    }
-
-    @Test
-    void anotherStreamsCheckpointIsRefused() {
-        CdcOffsetStore s = store();
-        s.save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
-        DponeException load = assertThrows(DponeException.class, () -> s.load(OTHER));
-        assertEquals(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, load.blockers().get(0).code());
-        DponeException save = assertThrows(DponeException.class,
-            () -> s.save(OTHER, new CdcOffset("mssql_cdc", "0x15", true)));
-        assertEquals(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, save.blockers().get(0).code());
-        assertTrue(s.load(STREAM).isPresent());
-        assertEquals("0x14", s.load(STREAM).get().token());
-    }
-
-    // --- ClickHouse specifics ---
 
     @Test
     void theLatestSaveWinsAcrossPartsMergesAndStoreInstances() {
