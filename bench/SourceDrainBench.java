@@ -24,7 +24,8 @@ import java.util.Locale;
  *
  * <p>Output: one line of {@code key=value} pairs, starting with {@code drain}, so a script can pick it up.
  * {@code read_seconds} covers executeQuery plus the whole iteration, split into {@code query_seconds} (the
- * {@code RowCursor} open, i.e. executeQuery: H2 materialises the whole result there) and {@code iterate_seconds};
+ * {@code RowCursor} open, i.e. executeQuery: without {@code LAZY_QUERY_EXECUTION=1} on the H2 URL, as before commit
+ * 41ba412, H2 materialises the whole result there) and {@code iterate_seconds};
  * {@code total_seconds} adds connect and describe.
  * {@code peak_rss_mib} is this JVM's VmHWM, which includes the in-memory compilation of this very file by the
  * single-file source launcher.

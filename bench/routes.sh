@@ -26,6 +26,8 @@
 #                         hold one hash per distinct value, so memory grows with the table)
 #   BENCH_KEEP=1          keep the DPONE_HOME and the Parquet file of the last row count (default: removed at the end
 #                         of each row count, to keep disk usage down; 5M rows take about 6 GB while they exist)
+#   BENCH_RUN_TIMEOUT=S   a route run still going after S seconds (default 900) is taken as hung: its thread dump
+#                         is written next to its report (<run>.jstack), it is killed, and its status is "hung"
 #   DPONE_JAVA_OPTS       JVM options for every JVM (default -Xmx2g, as bin/dpone)
 set -euo pipefail
 
@@ -48,6 +50,7 @@ quiet_busy="${BENCH_QUIET_BUSY:-20}"
 quiet_max="${BENCH_QUIET_MAX:-240}"
 max_others="${BENCH_MAX_OTHERS:-10}"
 retries="${BENCH_RETRIES:-2}"
+run_timeout="${BENCH_RUN_TIMEOUT:-900}"
 java_opts="${DPONE_JAVA_OPTS:--Xmx2g}"
 export DPONE_JAVA_OPTS="$java_opts"
 unset DPONE_RUNTIME_CONNECTION_CONTEXT   # the embedded default: mssql_demo (H2), clickhouse_default (chDB), s3_stage
@@ -206,6 +209,33 @@ measure() { # measure FN ARGS...: run a measurement; repeat it (up to $retries t
   echo "       ^ still disturbed after $retries repeats: kept, marked noisy"
   noisy_kept=$((noisy_kept + 1))
 }
+# run_limited OUT CMD...: runs CMD (/usr/bin/time -v ... bin/dpone ...) in the background; a timer takes a thread
+# dump of the JVM (the child of time) after $run_timeout s and kills it. Sets hung=1 then. No polling.
+run_limited() {
+  local out="$1" pid timer rc
+  shift
+  hung=0
+  rm -f "$out.hung"
+  "$@" &
+  pid=$!
+  (
+    sleep "$run_timeout"
+    child="$(pgrep -P "$pid" | head -1)"
+    if [ -n "$child" ]; then
+      timeout 30 jstack "$child" >"$out.jstack" 2>&1 || true
+      touch "$out.hung"
+      kill -9 "$child" 2>/dev/null || true
+    fi
+  ) &
+  timer=$!
+  rc=0
+  wait "$pid" || rc=$?
+  for c in $(pgrep -P "$timer"); do kill "$c" 2>/dev/null || true; done   # the timer's own sleep, by id
+  kill "$timer" 2>/dev/null || true
+  wait "$timer" 2>/dev/null || true
+  [ -f "$out.hung" ] && hung=1
+  return "$rc"
+}
 time_field() { awk -F': ' -v k="$2" 'index($0, k) { print $2; exit }' "$1"; }
 
 echo "== dpone routes benchmark =="
@@ -252,8 +282,8 @@ run_route() { # run_route rows route i
   local load1; load1="$(cut -d' ' -f1 /proc/loadavg)"
   j0="$(busy_jiffies)"; s0="$(steal_jiffies)"; t0=$(now_ns)
   set +e
-  /usr/bin/time -v -o "$out.time" "$dpone" run "$(manifest_of "$route")" --run-id "$run_id" --format json \
-    >"$out.json" 2>"$out.err"
+  run_limited "$out" /usr/bin/time -v -o "$out.time" "$dpone" run "$(manifest_of "$route")" --run-id "$run_id" \
+    --format json >"$out.json" 2>"$out.err"
   rc=$?
   set -e
   t1=$(now_ns); j1="$(busy_jiffies)"; s1="$(steal_jiffies)"
@@ -268,10 +298,13 @@ run_route() { # run_route rows route i
     sed -n '/^{/,$p' "$out.err" >"$out.report.json"
     doc="$out.report.json"
   fi
-  if ! has_report "$doc"; then
-    echo "run $i $route: exit $rc and no JSON report; stderr tail:" >&2
-    tail -20 "$out.err" >&2
-    record_best "$k" "$i" 999999999 "$wall" 0 0 "${rss:-0}" "error(exit $rc)" "{}" 0
+  if (( hung )) || ! has_report "$doc"; then
+    local what="error(exit $rc)"
+    (( hung )) && what="hung(killed after ${run_timeout}s; thread dump $out.jstack)"
+    echo "run $i $(printf '%-30s' "$route") $what; no report; stderr tail:"
+    tail -5 "$out.err"
+    all_durs[$k]="${all_durs[$k]:+${all_durs[$k]} / }($what)"
+    [ -n "${best_dur[$k]:-}" ] || { best_status[$k]="$what"; best_steps[$k]="{}"; }
     return 0
   fi
   local passed lrows bytes steps status codes

@@ -16,7 +16,7 @@ import net.jpountz.xxhash.XXHashFactory;
  * so only columns listed in {@code quality.distinct_columns} get one.
  */
 public final class ColumnDigests {
-    private static final XXHash64 XXH = XXHashFactory.fastestInstance().hash64();
+    private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
 
     private final List<String> columns;
     private final long[] sums;

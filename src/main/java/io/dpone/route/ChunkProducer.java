@@ -35,7 +35,7 @@ import net.jpountz.xxhash.XXHashFactory;
  */
 public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private static final Object END = new Object();
-    private static final XXHash64 XXH = XXHashFactory.fastestInstance().hash64();
+    private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
 
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
     private final RowCursor cursor;

@@ -60,7 +60,25 @@ final class RowPrefetcher implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             cursor.close();
-            batches.offer(END); // the consumer may be waiting; END after the failure is set
+            putEnd(); // after the failure is set, so the consumer sees it
+        }
+    }
+
+    /**
+     * END must reach the consumer even when the queue is full (encoding slower than reading is the normal case):
+     * a dropped END would leave the consumer waiting forever. Once cancelled, nobody consumes: make room instead.
+     */
+    private void putEnd() {
+        try {
+            while (!batches.offer(END, 200, TimeUnit.MILLISECONDS)) {
+                if (cancelled) {
+                    batches.clear();
+                }
+            }
+        } catch (InterruptedException e) {
+            batches.clear();
+            batches.offer(END);
+            Thread.currentThread().interrupt();
         }
     }
 
