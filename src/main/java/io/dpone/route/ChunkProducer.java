@@ -218,13 +218,6 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     @Override
     public void close() {
         cancelled = true;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        WorkerThreads.stop(thread);
     }
 }

@@ -109,13 +109,6 @@ final class RowPrefetcher implements AutoCloseable {
     @Override
     public void close() {
         cancelled = true;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        WorkerThreads.stop(thread);
     }
 }
