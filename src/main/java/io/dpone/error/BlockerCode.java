@@ -75,6 +75,24 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
+    // cluster publication protocol (spec: cluster full-refresh publication)
+    PUBLICATION_FENCED("publication.fenced"),
+    PUBLICATION_AUTHORITY_CONFLICT("publication.authority_conflict"),
+    PUBLICATION_AUTHORITY_UNAVAILABLE("publication.authority_unavailable"),
+    PUBLICATION_ARTIFACT_MISSING("publication.artifact_missing"),
+    PUBLICATION_ARTIFACT_CORRUPT("publication.artifact_corrupt"),
+    PUBLICATION_ROW_BUDGET_EXCEEDED("publication.row_budget_exceeded"),
+    PUBLICATION_INVENTORY_CHANGED("publication.inventory_changed"),
+    PUBLICATION_CANDIDATE_FOREIGN("publication.candidate_foreign"),
+    PUBLICATION_MEMBER_UNREACHABLE("publication.member_unreachable"),
+    PUBLICATION_MEMBER_LOAD_MISMATCH("publication.member_load_mismatch"),
+    PUBLICATION_REPLICA_NOT_CONVERGED("publication.replica_not_converged"),
+    PUBLICATION_BARRIER_FAILED("publication.barrier_failed"),
+    PUBLICATION_DDL_PENDING("publication.ddl_pending"),
+    PUBLICATION_DDL_FAILED("publication.ddl_failed"),
+    PUBLICATION_DDL_QUEUE_ENTRY_EXPIRED("publication.ddl_queue_entry_expired"),
+    PUBLICATION_RECONCILIATION_FAILED("publication.reconciliation_failed"),
+    PUBLICATION_CLEANUP_INCOMPLETE("publication.cleanup_incomplete"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 

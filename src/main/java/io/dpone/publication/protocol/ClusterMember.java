@@ -35,4 +35,8 @@ public interface ClusterMember {
      * that a cluster exchange ran twice there.
      */
     void exchangeLocal(String database, String a, String b, String queryId);
+
+    /** {@code SYSTEM SYNC REPLICA database.table} (internal mode): returns once this replica fetched every part
+     * the replication log holds for the table. */
+    void syncReplica(String database, String table);
 }

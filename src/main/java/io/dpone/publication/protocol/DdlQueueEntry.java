@@ -13,6 +13,11 @@ public record DdlQueueEntry(String queryId, Map<MemberId, Status> members) {
     /** A member's status for this entry. */
     public enum Status { QUEUED, ACTIVE, FINISHED, FAILED }
 
+    /** True when every required member is done with the entry (finished or failed). */
+    public boolean settled(java.util.Collection<MemberId> required) {
+        return required.stream().allMatch(m -> members.get(m) == Status.FINISHED || members.get(m) == Status.FAILED);
+    }
+
     public boolean finishedEverywhere(java.util.Collection<MemberId> required) {
         return required.stream().allMatch(m -> members.get(m) == Status.FINISHED);
     }

@@ -2,7 +2,8 @@ package io.dpone.publication.protocol;
 
 /**
  * The phases an authority record moves through, in order (see {@code docs/publication.md}). A record is
- * <em>resolved</em> only in {@link #CLEANED}; any other phase fences every other operation on the target.
+ * <em>resolved</em> only in {@link #CLEANED} or {@link #RELEASED}; any other phase fences every other operation
+ * on the target.
  */
 public enum Phase {
     /** The operation holds the target fence; nothing else is known yet. */
@@ -16,7 +17,15 @@ public enum Phase {
     /** The durable receipt is written: the publication is committed. */
     COMMITTED,
     /** Every predecessor was dropped by UUID: the record is resolved. */
-    CLEANED;
+    CLEANED,
+    /** The operation gave up before touching any member (e.g. its artifact broke the row budget): resolved,
+     * nothing was published. Only reachable from {@link #FENCED}. */
+    RELEASED;
+
+    /** True when the record no longer fences other operations. */
+    public boolean resolved() {
+        return this == CLEANED || this == RELEASED;
+    }
 
     public boolean atLeast(Phase other) {
         return compareTo(other) >= 0;

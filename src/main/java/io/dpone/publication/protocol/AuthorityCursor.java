@@ -1,0 +1,112 @@
+package io.dpone.publication.protocol;
+
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * This operation's view of its authority record: acquires the fence, then advances the record with
+ * version-checked writes. A write that reports failure is re-read: finding exactly the record we wrote means
+ * the store retried our own write (lost acknowledgement) and is accepted; anything else is a conflict.
+ */
+final class AuthorityCursor {
+    private final PublicationAuthority authority;
+    private final String key;
+    private final String operationId;
+    private FenceRecord record;
+    private long version;
+    private Phase foundAt;
+
+    private AuthorityCursor(PublicationAuthority authority, String key, String operationId) {
+        this.authority = authority;
+        this.key = key;
+        this.operationId = operationId;
+    }
+
+    /** Takes the fence for {@code operationId}, or resumes it; throws {@code publication.fenced} when another
+     * operation's record is unresolved. */
+    static AuthorityCursor acquire(PublicationAuthority authority, String key, String operationId) {
+        AuthorityCursor c = new AuthorityCursor(authority, key, operationId);
+        Optional<PublicationAuthority.Fence> current = authority.read(key);
+        if (current.isEmpty()) {
+            FenceRecord fresh = FenceRecord.fenced(operationId);
+            if (!authority.create(key, fresh)) {
+                current = authority.read(key);
+                if (current.isEmpty() || !current.get().record().operationId().equals(operationId)) {
+                    throw fenced(current.map(PublicationAuthority.Fence::record).orElse(null));
+                }
+                return c.at(current.get(), null);
+            }
+            return c.at(reread(authority, key), null);
+        }
+        FenceRecord found = current.get().record();
+        if (found.operationId().equals(operationId)) {
+            return c.at(current.get(), found.phase());
+        }
+        if (!found.phase().resolved()) {
+            throw fenced(found);
+        }
+        c.record = found;
+        c.version = current.get().version();
+        c.advance(FenceRecord.fenced(operationId));
+        c.foundAt = null;
+        return c;
+    }
+
+    private AuthorityCursor at(PublicationAuthority.Fence fence, Phase resumedFrom) {
+        this.record = fence.record();
+        this.version = fence.version();
+        this.foundAt = resumedFrom;
+        return this;
+    }
+
+    FenceRecord record() {
+        return record;
+    }
+
+    /** The phase found when this operation resumed its own record; null for a fresh fence. */
+    Phase foundAt() {
+        return foundAt;
+    }
+
+    /** Writes {@code next} over the current record (version-checked). */
+    FenceRecord advance(FenceRecord next) {
+        if (authority.replace(key, version, next)) {
+            PublicationAuthority.Fence now = reread(authority, key);
+            if (!now.record().equals(next)) {
+                throw conflict();
+            }
+            record = now.record();
+            version = now.version();
+            return record;
+        }
+        Optional<PublicationAuthority.Fence> now = authority.read(key);
+        if (now.isPresent() && now.get().record().equals(next)) {
+            record = next;
+            version = now.get().version();
+            return record;
+        }
+        if (now.isPresent() && !now.get().record().operationId().equals(operationId)) {
+            throw fenced(now.get().record());
+        }
+        throw conflict();
+    }
+
+    private static PublicationAuthority.Fence reread(PublicationAuthority authority, String key) {
+        return authority.read(key).orElseThrow(AuthorityCursor::conflict);
+    }
+
+    private static DponeException conflict() {
+        return new DponeException(BlockerCode.PUBLICATION_AUTHORITY_CONFLICT, "authority",
+            "the authority record changed under this operation");
+    }
+
+    private static DponeException fenced(FenceRecord holder) {
+        Map<String, Object> details = holder == null ? Map.of()
+            : Map.of("fencing_operation_id", holder.operationId(), "fencing_phase", holder.phase().name());
+        return new DponeException(Blocker.of(BlockerCode.PUBLICATION_FENCED, "authority",
+            "the target is fenced by another unresolved operation", details));
+    }
+}
