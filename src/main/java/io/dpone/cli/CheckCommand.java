@@ -35,7 +35,8 @@ public final class CheckCommand implements Callable<Integer> {
         String route = null;
         try {
             BatchManifest m = ManifestLoader.load(manifest);
-            route = m.sink().options().route();
+            route = io.dpone.publication.plan.PublicationPlanner.decide(m, name -> null).requested()
+                ? "cluster_publication" : m.sink().options().route();
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ctx.check(m.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref").ifPresent(blockers::add);
             ctx.check(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref").ifPresent(blockers::add);
@@ -44,6 +45,7 @@ public final class CheckCommand implements Callable<Integer> {
                 .flatMap(c -> ctx.check(c.runtimeConnectionId(), ConnectionType.S3, "source.options.native_transfer"
                     + ".snapshot.columnar_fast_path.object_storage.runtime_access.connection_id"))
                 .ifPresent(blockers::add);
+            blockers.addAll(io.dpone.publication.plan.PublicationPlanner.decide(m, System::getenv).blockers());
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
         }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code dpone}: the command-line entry point. Exit codes: 0 success, 1 blockers or failed run, 2 usage error. */
 @Command(name = "dpone", mixinStandardHelpOptions = true, version = "dpone 0.1.0",
     description = "Moves SQL Server tables into ClickHouse and proves every move with evidence.",
-    subcommands = {CheckCommand.class, RunCommand.class, CertifyCommand.class, DemoCommand.class,
+    subcommands = {CheckCommand.class, PlanCommand.class, RunCommand.class, CertifyCommand.class, DemoCommand.class,
         CdcCommands.class})
 public final class DponeCli implements Runnable {
     public static final int OK = 0;

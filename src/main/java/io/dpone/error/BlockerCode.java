@@ -75,7 +75,15 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
-    // cluster publication protocol (spec: cluster full-refresh publication)
+    // cluster publication, static plan (spec: cluster full-refresh publication)
+    PUBLICATION_EXTERNAL_REPLICATED_ENGINE("publication.external_replicated_engine"),
+    PUBLICATION_INTERNAL_ENGINE_NOT_REPLICATED("publication.internal_engine_not_replicated"),
+    PUBLICATION_DDL_SCOPE_NOT_CLUSTER("publication.ddl_scope_not_cluster"),
+    PUBLICATION_CANDIDATE_DATABASE_MISMATCH("publication.candidate_database_mismatch"),
+    PUBLICATION_LINEAGE_UNSUPPORTED("publication.lineage_unsupported"),
+    PUBLICATION_ARTIFACT_STORE_MISSING("publication.artifact_store_missing"),
+    PUBLICATION_ARTIFACT_STORE_NOT_ABSOLUTE("publication.artifact_store_not_absolute"),
+    // cluster publication protocol
     PUBLICATION_FENCED("publication.fenced"),
     PUBLICATION_AUTHORITY_CONFLICT("publication.authority_conflict"),
     PUBLICATION_AUTHORITY_UNAVAILABLE("publication.authority_unavailable"),
