@@ -37,11 +37,18 @@ public final class CdcBlockers {
     public static final String MODE_UNSUPPORTED = "cdc_runtime.mode_unsupported";
     /** A command-line value is invalid (identifier, dataset, or an option that conflicts with the mode). */
     public static final String INVALID_ARGUMENT = "cdc_runtime.invalid_argument";
+    /** Live mode: the source table has no SQL Server CDC capture instance, or Change Tracking is not enabled on it. */
+    public static final String SOURCE_NOT_ENABLED = "cdc_runtime.source_not_enabled";
+    /** Live mode: the committed LSN is below the capture instance's minimum LSN (changes were cleaned up). */
+    public static final String CDC_RESYNC_REQUIRED = "cdc_runtime.cdc_resync_required";
+    /** Live mode: the saved version is below CHANGE_TRACKING_MIN_VALID_VERSION (changes were cleaned up). */
+    public static final String CHANGE_TRACKING_RESYNC_REQUIRED = "cdc_runtime.change_tracking_resync_required";
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
-        EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT);
+        EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
+        SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED);
 
     private CdcBlockers() {
     }

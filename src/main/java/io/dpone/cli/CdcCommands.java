@@ -67,6 +67,11 @@ public final class CdcCommands implements Runnable {
         String sinkConnectionId;
         @Option(names = "--credentials-source", description = "live mode: env or file")
         String credentialsSource;
+        @Option(names = "--capture-instance",
+            description = "live mssql_cdc: the CDC capture instance (default: <source-schema>_<source-table>)")
+        String captureInstance;
+        @Option(names = "--max-events", description = "changes per tick, 1..1000000 (default: 100000)")
+        Integer maxEvents;
 
         @Override
         public Integer call() {
@@ -81,7 +86,7 @@ public final class CdcCommands implements Runnable {
             }
             CdcRunOptions options = new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema,
                 sourceTable, targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
-                sinkConnectionId, credentialsSource);
+                sinkConnectionId, credentialsSource, captureInstance, maxEvents);
             CdcRuntimeRunReport report;
             try {
                 report = CdcRuntime.run(options);

@@ -174,7 +174,7 @@ class CdcLocalCliTest {
     }
 
     @Test
-    void liveModeIsTypedUnsupportedAndAnUnknownSinkAliasIsRefused() {
+    void liveModeNeedsKnownAliasesAndALiveBackendAndAnUnknownSinkAliasIsRefused() {
         CliRun live = CdcCli.run("ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql", "--sink",
             "clickhouse", "--backend", "mssql_cdc", "--pipeline-name", "orders-cdc", "--source-schema", "dbo",
             "--source-table", "orders", "--target-dataset", "analytics.orders_cdc", "--unique-key", "order_id",
@@ -182,7 +182,15 @@ class CdcLocalCliTest {
             "--credentials-source", "env", "--format", "json");
         assertEquals(1, live.exitCode());
         assertEquals("", live.stdout());
-        assertEquals(List.of(CdcBlockers.MODE_UNSUPPORTED), codes(json(live.stderr())));
+        assertEquals(List.of("connection.ref_unknown", "connection.ref_unknown"), codes(json(live.stderr())));
+        assertEquals(List.of("--source-connection-id", "--sink-connection-id"), subjects(json(live.stderr())));
+        CliRun other = CdcCli.run("ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql", "--sink",
+            "clickhouse", "--backend", "debezium", "--pipeline-name", "orders-cdc", "--source-schema", "dbo",
+            "--source-table", "orders", "--target-dataset", "analytics.orders_cdc", "--unique-key", "order_id",
+            "--format", "json");
+        assertEquals(1, other.exitCode());
+        assertEquals(List.of(CdcBlockers.MODE_UNSUPPORTED, CdcBlockers.INVALID_ARGUMENT,
+            CdcBlockers.INVALID_ARGUMENT), codes(json(other.stderr())));
 
         stage(dir, "orders/events.json");
         CliRun local = CdcCli.run(CdcCli.specExample(dir, "--sink-connection-id", "clickhouse-prod"));

@@ -27,6 +27,16 @@ abstract class CdcOffsetStoreContract {
     }
 
     @Test
+    void aResumePointRoundTripsAndIsClearedByTheNextSave() {
+        CdcOffsetStore s = store();
+        String resume = "{\"lsn\":\"0x0000002a000001f80003\",\"command_id\":7,\"note\":\"it's\"}";
+        s.save(STREAM, new CdcOffset("mssql_cdc", "0x2a000001f80002", false, resume));
+        assertEquals(Optional.of(new CdcOffset("mssql_cdc", "0x2a000001f80002", false, resume)), s.load(STREAM));
+        s.save(STREAM, new CdcOffset("mssql_cdc", "0x2a000001f80003", false));
+        assertEquals(Optional.of(new CdcOffset("mssql_cdc", "0x2a000001f80003", false, null)), s.load(STREAM));
+    }
+
+    @Test
     void anotherStreamsCheckpointIsRefused() {
         CdcOffsetStore s = store();
         s.save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));

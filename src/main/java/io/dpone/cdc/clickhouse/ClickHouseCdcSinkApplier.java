@@ -123,12 +123,13 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
         }
         Map<String, CdcEvent> byId = new LinkedHashMap<>();
-        Set<String> keyHashes = new LinkedHashSet<>();
+        Map<String, String> keyHashes = new LinkedHashMap<>();
         for (CdcEvent e : batch.events()) {
-            byId.putIfAbsent(identity.eventId(stream, e), e);
-            keyHashes.add(CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+            String id = identity.eventId(stream, e);
+            byId.putIfAbsent(id, e);
+            keyHashes.putIfAbsent(id, CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
         }
-        Map<String, String> heldBatches = held(keyHashes, byId.keySet());
+        Map<String, String> heldBatches = held(keyHashes);
         Set<String> held = heldBatches.keySet();
         boolean batchKnown = heldBatches.containsValue(batch.batchId());
         List<Map.Entry<String, CdcEvent>> fresh = byId.entrySet().stream()
@@ -261,18 +262,19 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
 
     /**
      * Event id -> batch id of the events the log already holds. The unique-key hashes narrow the read to the
-     * primary-key ranges of the batch's keys (the log is ordered by hash), so it does not scan the whole log.
+     * primary-key ranges of the batch's keys (the log is ordered by hash), so it does not scan the whole log; the
+     * lookup goes in chunks of 1000 events (with their own key hashes) so no query outgrows max_query_size.
+     *
+     * @param keyHashes event id -> unique-key hash
      */
-    private Map<String, String> held(Set<String> keyHashes, Set<String> eventIds) {
+    private Map<String, String> held(Map<String, String> keyHashes) {
         Map<String, String> held = new LinkedHashMap<>();
-        if (eventIds.isEmpty()) {
-            return held;
-        }
-        String hashes = keyHashes.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "));
-        List<String> ids = new ArrayList<>(eventIds);
+        List<String> ids = new ArrayList<>(keyHashes.keySet());
         for (int from = 0; from < ids.size(); from += 1000) {
-            String in = ids.subList(from, Math.min(ids.size(), from + 1000)).stream().map(ClickHouseSql::literal)
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + 1000));
+            String hashes = chunk.stream().map(keyHashes::get).distinct().map(ClickHouseSql::literal)
                 .collect(Collectors.joining(", "));
+            String in = chunk.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "));
             ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
                 + " WHERE dpone_cdc_unique_key_hash IN (" + hashes + ") AND dpone_cdc_event_id IN (" + in + ")"
                 + " GROUP BY dpone_cdc_event_id").forEach(r -> held.put(r.get(0), r.get(1)));

@@ -57,7 +57,8 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
                 "checkpoint of " + stream.pipelineName() + " has no valid offset {backend, token}");
         }
-        return Optional.of(new CdcOffset(r.backend, r.token, r.snapshotComplete));
+        return Optional.of(new CdcOffset(r.backend, r.token, r.snapshotComplete,
+            r.resume.isEmpty() ? null : r.resume));
     }
 
     @Override
@@ -68,20 +69,24 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         long version = Math.max(previous.map(r -> r.version + 1).orElse(1L),
             Instant.now().toEpochMilli() * 1000L);
         ch.execute("INSERT INTO " + ClickHouseSql.table(database, table) + " (checkpoint_key, schema, stream_id, "
-            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version) SETTINGS async_insert = 0 "
+            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume) SETTINGS async_insert = 0 "
             + "VALUES (" + String.join(", ", ClickHouseSql.literal(stream.pipelineName()),
                 ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
                 ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
                 ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
-                ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version)) + ")");
+                ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version),
+                ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume())) + ")");
     }
 
     private void ensureTable() {
         ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
         ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " (checkpoint_key String, "
             + "schema String, stream_id String, stream_json String, backend String, token String, "
-            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64) "
+            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64, resume String DEFAULT '') "
             + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
+        // tables created before the resume column existed get it (empty = no resume point)
+        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
+            + " ADD COLUMN IF NOT EXISTS resume String DEFAULT ''");
     }
 
     private Optional<Row> latest(StreamIdentity stream) {
@@ -89,9 +94,13 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             + " AND name = " + ClickHouseSql.literal(table)).isEmpty()) {
             return Optional.empty();
         }
+        boolean hasResume = !ch.query("SELECT 1 FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table)
+            + " AND name = 'resume'").isEmpty();
         List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
             + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
-            + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version) FROM "
+            + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version), "
+            + (hasResume ? "argMax(resume, saved_version)" : "''") + " FROM "
             + ClickHouseSql.table(database, table) + " WHERE checkpoint_key = "
             + ClickHouseSql.literal(stream.pipelineName()) + " HAVING count() > 0");
         if (rows.isEmpty()) {
@@ -103,7 +112,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
                 "checkpoint of " + stream.pipelineName() + " is not a " + SCHEMA + " row");
         }
         return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)),
-            Long.parseLong(r.get(5))));
+            Long.parseLong(r.get(5)), r.get(7)));
     }
 
     private void checkStream(StreamIdentity stream, Row r) {
@@ -120,6 +129,6 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     }
 
     private record Row(String streamId, String streamJson, String backend, String token, boolean snapshotComplete,
-                       long version) {
+                       long version, String resume) {
     }
 }

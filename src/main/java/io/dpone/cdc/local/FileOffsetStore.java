@@ -52,7 +52,12 @@ public final class FileOffsetStore implements CdcOffsetStore {
         if (backend.isEmpty() || CdcPosition.parse(token).isEmpty() || !offset.path("snapshot_complete").isBoolean()) {
             throw invalid("has no valid offset {backend, token, snapshot_complete}");
         }
-        return Optional.of(new CdcOffset(backend, token, offset.path("snapshot_complete").asBoolean()));
+        JsonNode resume = offset.path("resume");
+        if (!resume.isMissingNode() && !resume.isNull() && !resume.isTextual()) {
+            throw invalid("has an offset resume that is not a string");
+        }
+        return Optional.of(new CdcOffset(backend, token, offset.path("snapshot_complete").asBoolean(),
+            resume.isTextual() ? resume.asText() : null));
     }
 
     @Override
@@ -64,6 +69,9 @@ public final class FileOffsetStore implements CdcOffsetStore {
         o.put("backend", offset.backend());
         o.put("token", offset.token());
         o.put("snapshot_complete", offset.snapshotComplete());
+        if (offset.resume() != null) {
+            o.put("resume", offset.resume());
+        }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", SCHEMA);
         doc.put("stream_id", stream.streamId());

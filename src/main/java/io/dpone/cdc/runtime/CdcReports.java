@@ -74,6 +74,9 @@ public final class CdcReports {
         m.put("backend", o.get().backend());
         m.put("position", o.get().token());
         m.put("snapshot_complete", o.get().snapshotComplete());
+        if (o.get().resume() != null) {
+            m.put("resume", o.get().resume());
+        }
         return m;
     }
 

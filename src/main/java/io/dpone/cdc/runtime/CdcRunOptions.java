@@ -10,11 +10,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** The inputs of one {@code dpone ops cdc-runtime-run} tick (one field per CLI option). */
+/**
+ * The inputs of one {@code dpone ops cdc-runtime-run} tick (one field per CLI option). {@code captureInstance}
+ * (live {@code mssql_cdc} only; default {@code <schema>_<table>}) and {@code maxEvents} (default
+ * {@link CdcTick#DEFAULT_MAX_EVENTS}) may be null.
+ */
 public record CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
                             String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
-                            String sinkConnectionId, String credentialsSource) {
+                            String sinkConnectionId, String credentialsSource, String captureInstance,
+                            Integer maxEvents) {
+    /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
+    public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
+    public static final int MAX_EVENTS_LIMIT = 1_000_000;
     public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** Pipeline names and connection ids may also hold {@code -} and {@code .} ({@code orders-cdc}). */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
@@ -22,6 +30,21 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     public CdcRunOptions {
         mode = mode == null ? CdcMode.local : mode;
         uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
+    }
+
+    /** Options without a capture instance or batch size (their defaults apply). */
+    public CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
+                         String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
+                         Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
+                         String sinkConnectionId, String credentialsSource) {
+        this(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable, targetDataset, uniqueKeys,
+            eventsJson, checkpointJson, outputDir, sourceConnectionId, sinkConnectionId, credentialsSource, null,
+            null);
+    }
+
+    /** The batch bound of a tick. */
+    public int batchSize() {
+        return maxEvents == null ? CdcTick.DEFAULT_MAX_EVENTS : maxEvents;
     }
 
     public StreamIdentity stream() {
@@ -70,12 +93,43 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
                 out.add(invalid("--source-connection-id", "--mode local reads --events-json; "
                     + "--source-connection-id is for --mode live"));
             }
+            if (captureInstance != null) {
+                out.add(invalid("--capture-instance", "--capture-instance is for --mode live"));
+            }
         } else {
-            out.add(CdcBlockers.blocker(CdcBlockers.MODE_UNSUPPORTED, "--mode",
-                "--mode live (SQL Server CDC/Change Tracking readers, ClickHouse CDC sink applier, SQL-backed "
-                    + "offset store) is not implemented in this build; only --mode local runs"));
+            validateLive(out);
+        }
+        if (maxEvents != null && (maxEvents < 1 || maxEvents > MAX_EVENTS_LIMIT)) {
+            out.add(invalid("--max-events", "--max-events must be 1.." + MAX_EVENTS_LIMIT));
         }
         return out;
+    }
+
+    private void validateLive(List<Blocker> out) {
+        if (backend != null && !LIVE_BACKENDS.contains(backend)) {
+            out.add(CdcBlockers.blocker(CdcBlockers.MODE_UNSUPPORTED, "--backend", "--mode live reads --backend "
+                + String.join(" or ", LIVE_BACKENDS) + "; no live reader exists for this backend"));
+        }
+        if (sourceConnectionId == null) {
+            out.add(invalid("--source-connection-id", "--source-connection-id is required with --mode live"));
+        }
+        if (sinkConnectionId == null) {
+            out.add(invalid("--sink-connection-id", "--sink-connection-id is required with --mode live"));
+        }
+        if (eventsJson != null) {
+            out.add(invalid("--events-json", "--mode live reads the source connection; --events-json is for "
+                + "--mode local"));
+        }
+        if (checkpointJson != null) {
+            out.add(invalid("--checkpoint-json", "--mode live commits to the ClickHouse offset table "
+                + "<target db>.dpone_cdc_offsets; --checkpoint-json is for --mode local"));
+        }
+        if (captureInstance != null) {
+            identifier(out, "--capture-instance", captureInstance);
+            if (!"mssql_cdc".equals(backend)) {
+                out.add(invalid("--capture-instance", "--capture-instance is for --backend mssql_cdc"));
+            }
+        }
     }
 
     private static void identifier(List<Blocker> out, String option, String value) {

@@ -32,6 +32,9 @@ public final class CdcRuntime {
 
     /** Runs one tick. Invalid options throw {@link DponeException} with every blocker and change nothing. */
     public static CdcRuntimeRunReport run(CdcRunOptions options) {
+        if (options.mode() == CdcMode.live) {
+            return LiveCdcRuntime.run(options, ConnectionContext.fromEnvironment());
+        }
         if (options.sinkConnectionId() == null) {
             return CdcTickRunner.run(tick(options, newRunId(), null));
         }
@@ -63,7 +66,7 @@ public final class CdcRuntime {
         CdcTick.Adapters adapters = new CdcTick.Adapters(
             new JsonEventsReader(options.eventsJson(), options.stream()), identity, sink,
             new FileOffsetStore(options.checkpointJson()));
-        return new CdcTick(runId, options, adapters, CdcTick.DEFAULT_MAX_EVENTS);
+        return new CdcTick(runId, options, adapters, options.batchSize());
     }
 
     /** {@code cdc-<UTC yyyyMMddTHHmmssZ>-<8 hex>}. */

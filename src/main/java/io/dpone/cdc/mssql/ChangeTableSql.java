@@ -1,0 +1,47 @@
+package io.dpone.cdc.mssql;
+
+import io.dpone.source.SqlServerDialect;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The T-SQL a {@link SqlServerCdcReader} runs against a capture instance's change table {@code cdc.<ci>_CT}. Every
+ * identifier is validated and bracket-quoted; every value (LSNs, seqval, command id, operation) is a parameter;
+ * the row limit is a number. Rows are ordered by {@code __$start_lsn, __$command_id, __$seqval, __$operation}
+ * (the change table's clustered key), never by {@code __$seqval} alone.
+ */
+final class ChangeTableSql {
+    static final String MIN_LSN = "SELECT sys.fn_cdc_get_min_lsn(?)";
+    static final String MAX_LSN = "SELECT sys.fn_cdc_get_max_lsn()";
+    static final String ORDER = " ORDER BY [__$start_lsn], [__$command_id], [__$seqval], [__$operation]";
+    /** Columns before the payload, in select order. */
+    static final String META = "[__$start_lsn], [__$command_id], [__$seqval], [__$operation]";
+
+    private final String select;
+
+    ChangeTableSql(String captureInstance, List<String> payload) {
+        this.select = " " + META + (payload.isEmpty() ? "" : ", " + payload.stream().map(SqlServerDialect::quote)
+            .collect(Collectors.joining(", "))) + " FROM [cdc]." + SqlServerDialect.quote(captureInstance + "_CT");
+    }
+
+    /** The schema and table of the change table, as JDBC metadata names it. */
+    static String changeTable(String captureInstance) {
+        return captureInstance + "_CT";
+    }
+
+    /** Rows of one LSN after a resume point; parameters: lsn, command_id (x2), seqval (x2), operation. */
+    String insideLsn(int limit) {
+        return "SELECT TOP (" + limit + ")" + select + " WHERE [__$start_lsn] = ? AND ([__$command_id] > ?"
+            + " OR ([__$command_id] = ? AND ([__$seqval] > ? OR ([__$seqval] = ? AND [__$operation] > ?))))" + ORDER;
+    }
+
+    /** Rows of the LSNs in {@code (after, upTo]}; parameters: after, upTo. */
+    String afterLsn(int limit) {
+        return "SELECT TOP (" + limit + ")" + select + " WHERE [__$start_lsn] > ? AND [__$start_lsn] <= ?" + ORDER;
+    }
+
+    /** Rows of the LSNs in {@code [from, upTo]} (the first tick); parameters: from, upTo. */
+    String fromLsn(int limit) {
+        return "SELECT TOP (" + limit + ")" + select + " WHERE [__$start_lsn] >= ? AND [__$start_lsn] <= ?" + ORDER;
+    }
+}

@@ -1,0 +1,35 @@
+package io.dpone.cdc.mssql;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.StreamIdentity;
+import java.sql.Connection;
+
+/** The live reader of a backend: {@code mssql_cdc} or {@code mssql_change_tracking}. */
+public final class LiveReaders {
+    private static volatile ChangeTrackingSql changeTrackingSql = new SqlServerChangeTrackingSql();
+
+    private LiveReaders() {
+    }
+
+    /** Test seam: the H2 emulation's Change Tracking row source (production: {@link SqlServerChangeTrackingSql}). */
+    static void useChangeTrackingSql(ChangeTrackingSql sql) {
+        changeTrackingSql = sql == null ? new SqlServerChangeTrackingSql() : sql;
+    }
+
+    /**
+     * @param captureInstance {@code mssql_cdc} only; null for the default {@code <schema>_<table>}
+     */
+    public static CdcSourceReader reader(String backend, Connection source, StreamIdentity stream,
+                                         String captureInstance) {
+        return switch (backend) {
+            case SqlServerCdcReader.BACKEND -> new SqlServerCdcReader(source, stream, captureInstance != null
+                ? captureInstance
+                : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()));
+            case SqlServerChangeTrackingReader.BACKEND ->
+                new SqlServerChangeTrackingReader(source, stream, changeTrackingSql);
+            default -> throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "--backend",
+                "no live reader exists for this backend");
+        };
+    }
+}

@@ -1,0 +1,228 @@
+package io.dpone.cdc.mssql;
+
+import io.dpone.cdc.CdcBatch;
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcEvent;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOperation;
+import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.source.SqlServerDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads SQL Server CDC: the change rows of one capture instance ({@code cdc.<capture_instance>_CT}) after the
+ * committed offset and up to {@code sys.fn_cdc_get_max_lsn()}, in the order {@code __$start_lsn, __$command_id,
+ * __$seqval, __$operation}.
+ *
+ * <p>Events: {@code position} = {@code __$start_lsn} ({@code 0x} + 20 hex digits), {@code sequence} = the row's
+ * ordinal inside that LSN in the order above (stable: a committed LSN's change rows never change), operation
+ * 1 delete, 2 insert, 3 {@code update_before}, 4 {@code update_after}; {@code data} = the captured columns, typed
+ * by the snapshot type mapping; {@code metadata} = backend, capture instance, {@code seqval}, {@code command_id}.
+ * A primary-key update is the delete and the insert SQL Server writes at the same LSN.
+ *
+ * <p>Offsets: a batch that ends on an LSN boundary commits that LSN (or {@code max_lsn} once everything up to it is
+ * read: an idle stream still moves forward, so cleanup does not overtake it). A batch that ends inside an LSN
+ * {@code X} commits {@code X - 1} with a resume point ({@link CdcResumePoint}) naming its last row; the next batch
+ * reads the rest of {@code X} first. When the first unread LSN is below {@code sys.fn_cdc_get_min_lsn}, changes
+ * were cleaned up unread: {@code cdc_runtime.cdc_resync_required}, nothing is read.
+ */
+public final class SqlServerCdcReader implements CdcSourceReader {
+    public static final String BACKEND = "mssql_cdc";
+
+    private final Connection connection;
+    private final StreamIdentity stream;
+    private final String captureInstance;
+    private PayloadColumns columns;
+    private ChangeTableSql sql;
+
+    /** @param captureInstance the capture instance, by default {@code <schema>_<table>} */
+    public SqlServerCdcReader(Connection connection, StreamIdentity stream, String captureInstance) {
+        SqlServerDialect.quote(captureInstance);
+        this.connection = connection;
+        this.stream = stream;
+        this.captureInstance = captureInstance;
+    }
+
+    /** The default capture instance name SQL Server gives a table: {@code <schema>_<table>}. */
+    public static String defaultCaptureInstance(String schema, String table) {
+        return schema + "_" + table;
+    }
+
+    @Override
+    public CdcBatch readBatch(CdcOffset from, int maxEvents) {
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("maxEvents must be positive");
+        }
+        try {
+            return read(from, maxEvents);
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + captureInstance,
+                "cannot read the CDC change table of capture instance " + captureInstance + " (SQLState "
+                    + e.getSQLState() + ")");
+        }
+    }
+
+    private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
+        Lsn min = lsn(ChangeTableSql.MIN_LSN, captureInstance);
+        if (min == null || min.isZero()) {
+            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
+                "capture instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00); "
+                    + "enable CDC on " + stream.sourceTableName() + " or pass its capture instance");
+        }
+        describe();
+        CdcResumePoint resume = from == null || from.resume() == null ? null : CdcResumePoint.parse(from.resume());
+        Lsn committed = from == null ? null : Lsn.of(from.position());
+        Lsn firstUnread = resume != null ? resume.lsn() : committed == null ? min : committed.next();
+        if (from != null && firstUnread.compareTo(min) < 0) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("capture_instance", captureInstance);
+            details.put("checkpoint_position", from.token());
+            details.put("first_unread_lsn", firstUnread.hex());
+            details.put("min_lsn", min.hex());
+            throw new DponeException(CdcBlockers.blocker(CdcBlockers.CDC_RESYNC_REQUIRED, "source.cdc."
+                + captureInstance, "the checkpoint's next LSN " + firstUnread.hex() + " is below the capture "
+                + "instance's minimum LSN " + min.hex() + ": changes were cleaned up before they were read; "
+                + "resync the table (full refresh, then a new checkpoint); nothing was read", details));
+        }
+        Lsn max = lsn(ChangeTableSql.MAX_LSN, null);
+        if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
+            return new CdcBatch(max == null ? null : max.hex(), null, List.of());
+        }
+        List<Row> rows = new ArrayList<>();
+        if (resume != null) {
+            try (PreparedStatement st = connection.prepareStatement(sql.insideLsn(maxEvents + 1))) {
+                st.setBytes(1, resume.lsn().bytes());
+                st.setInt(2, resume.commandId());
+                st.setInt(3, resume.commandId());
+                st.setBytes(4, resume.seqval());
+                st.setBytes(5, resume.seqval());
+                st.setInt(6, resume.operation());
+                collect(st, rows, maxEvents + 1, resume);
+            }
+        }
+        if (rows.size() <= maxEvents) {
+            boolean first = committed == null && resume == null;
+            String text = first ? sql.fromLsn(maxEvents + 1 - rows.size())
+                : sql.afterLsn(maxEvents + 1 - rows.size());
+            try (PreparedStatement st = connection.prepareStatement(text)) {
+                st.setBytes(1, (first ? min : resume != null ? resume.lsn() : committed).bytes());
+                st.setBytes(2, max.bytes());
+                collect(st, rows, maxEvents + 1, null);
+            }
+        }
+        return batch(rows, maxEvents, max, from, committed, firstUnread);
+    }
+
+    private CdcBatch batch(List<Row> rows, int maxEvents, Lsn max, CdcOffset from, Lsn committed, Lsn firstUnread) {
+        boolean snapshot = from != null && from.snapshotComplete();
+        Row peek = rows.size() > maxEvents ? rows.remove(maxEvents) : null;
+        if (rows.isEmpty()) {
+            // nothing after the checkpoint up to max_lsn: the stream is read through max_lsn (and never commits
+            // below min_lsn - 1, so a capture instance newer than max_lsn does not look cleaned up next time)
+            Lsn through = max.compareTo(firstUnread.previous()) >= 0 ? max : firstUnread.previous();
+            boolean advances = committed == null || through.compareTo(committed) > 0;
+            return new CdcBatch(max.hex(), advances ? new CdcOffset(BACKEND, through.hex(), snapshot) : null,
+                List.of());
+        }
+        List<CdcEvent> events = new ArrayList<>(rows.size());
+        rows.forEach(r -> events.add(r.event));
+        Row last = rows.get(rows.size() - 1);
+        CdcOffset next;
+        if (peek != null && peek.lsn.equals(last.lsn)) {
+            CdcResumePoint point = new CdcResumePoint(last.lsn, last.commandId, last.seqval, last.operation,
+                last.event.sequence());
+            next = new CdcOffset(BACKEND, last.lsn.previous().hex(), snapshot, point.toJson());
+        } else {
+            next = new CdcOffset(BACKEND, (peek == null ? max : last.lsn).hex(), snapshot);
+        }
+        return new CdcBatch(max.hex(), next, events);
+    }
+
+    private void collect(PreparedStatement st, List<Row> rows, int limit, CdcResumePoint resume) throws SQLException {
+        st.setFetchSize(Math.min(limit, 10_000));
+        List<PayloadColumns.Column> payload = columns.columns();
+        try (ResultSet rs = st.executeQuery()) {
+            while (rows.size() < limit && rs.next()) {
+                Lsn lsn = Lsn.of(rs.getBytes(1));
+                int commandId = rs.getInt(2);
+                byte[] seqval = rs.getBytes(3);
+                int op = rs.getInt(4);
+                Row previous = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+                long ordinal = previous != null && previous.lsn.equals(lsn) ? previous.event.sequence() + 1
+                    : resume != null && resume.lsn().equals(lsn) ? resume.ordinal() + 1 : 0;
+                Map<String, Object> data = new LinkedHashMap<>();
+                for (int i = 0; i < payload.size(); i++) {
+                    data.put(payload.get(i).name(), payload.get(i).read(rs, 5 + i));
+                }
+                Map<String, Object> metadata = new LinkedHashMap<>();
+                metadata.put("backend", BACKEND);
+                metadata.put("capture_instance", captureInstance);
+                metadata.put("seqval", Lsn.hex(seqval));
+                metadata.put("command_id", commandId);
+                rows.add(new Row(lsn, commandId, seqval, op, new CdcEvent(operation(op), lsn.hex(), ordinal,
+                    stream.sourceSchema(), stream.sourceTable(), data, metadata)));
+            }
+        }
+    }
+
+    private CdcOperation operation(int code) {
+        return switch (code) {
+            case 1 -> CdcOperation.delete;
+            case 2 -> CdcOperation.insert;
+            case 3 -> CdcOperation.update_before;
+            case 4 -> CdcOperation.update_after;
+            default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + captureInstance
+                + ".__$operation", "unknown CDC operation code " + code);
+        };
+    }
+
+    private void describe() throws SQLException {
+        if (columns != null) {
+            return;
+        }
+        PayloadColumns found = PayloadColumns.describe(connection.getMetaData(), "cdc",
+            ChangeTableSql.changeTable(captureInstance));
+        if (found.columns().isEmpty()) {
+            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
+                "the change table of capture instance " + captureInstance + " is not readable");
+        }
+        List<String> missing = stream.uniqueKeys().stream().filter(k -> found.column(k).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key",
+                "unique-key column(s) " + missing + " are not captured by " + captureInstance);
+        }
+        // the events carry the unique keys under the stream's spelling
+        List<PayloadColumns.Column> named = new ArrayList<>();
+        for (PayloadColumns.Column c : found.columns()) {
+            String key = stream.uniqueKeys().stream().filter(k -> k.equalsIgnoreCase(c.name())).findFirst()
+                .orElse(c.name());
+            named.add(new PayloadColumns.Column(key, c.type(), c.jdbcType(), c.size()));
+        }
+        columns = new PayloadColumns(named, found.primaryKey());
+        sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
+    }
+
+    private Lsn lsn(String text, String parameter) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement(text)) {
+            if (parameter != null) {
+                st.setString(1, parameter);
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Lsn.of(rs.getBytes(1)) : null;
+            }
+        }
+    }
+
+    private record Row(Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {
+    }
+}

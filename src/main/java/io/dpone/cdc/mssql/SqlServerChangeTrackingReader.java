@@ -1,0 +1,245 @@
+package io.dpone.cdc.mssql;
+
+import io.dpone.cdc.CdcBatch;
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcEvent;
+import io.dpone.cdc.CdcHashes;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOperation;
+import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.source.SqlServerDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Reads SQL Server Change Tracking: {@code CHANGETABLE(CHANGES [schema].[table], @saved_version)} joined to the
+ * table for the current values, up to {@code CHANGE_TRACKING_CURRENT_VERSION()} read at the start of the batch,
+ * ordered by {@code SYS_CHANGE_VERSION} then the primary key.
+ *
+ * <p>Events: {@code position} = {@code SYS_CHANGE_VERSION} (decimal), operation {@code I} insert, {@code U}
+ * update, {@code D} delete (data = the primary key only); {@code data} of inserts and updates = the row's current
+ * values (Change Tracking keeps no images: a row changed again after the version was read carries its newer
+ * values now and its newer version later). Change Tracking returns one net change per key, so the changes of one
+ * version touch distinct keys and commute; {@code sequence} is a 63-bit hash of the key (stable across re-reads,
+ * which keeps a replayed event's identity).
+ *
+ * <p>Offsets: the token is the last fully read version ({@code CURRENT_VERSION} once everything is read); a batch
+ * that ends inside a version {@code V} commits {@code V - 1} with a resume point naming the last key
+ * ({@link CtResumePoint}). When the saved version is below {@code CHANGE_TRACKING_MIN_VALID_VERSION}, changes were
+ * cleaned up unread: {@code cdc_runtime.change_tracking_resync_required}, nothing is read.
+ */
+public final class SqlServerChangeTrackingReader implements CdcSourceReader {
+    public static final String BACKEND = "mssql_change_tracking";
+    static final String CURRENT_VERSION = "SELECT CHANGE_TRACKING_CURRENT_VERSION()";
+    static final String MIN_VALID_VERSION = "SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(?))";
+
+    private final Connection connection;
+    private final StreamIdentity stream;
+    private final ChangeTrackingSql dialect;
+    private final String quotedTable;
+    private List<PayloadColumns.Column> key;
+    private List<PayloadColumns.Column> values;
+
+    public SqlServerChangeTrackingReader(Connection connection, StreamIdentity stream, ChangeTrackingSql dialect) {
+        this.quotedTable = SqlServerDialect.quote(stream.sourceSchema()) + "."
+            + SqlServerDialect.quote(stream.sourceTable());
+        this.connection = connection;
+        this.stream = stream;
+        this.dialect = dialect;
+    }
+
+    @Override
+    public CdcBatch readBatch(CdcOffset from, int maxEvents) {
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("maxEvents must be positive");
+        }
+        try {
+            return read(from, maxEvents);
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.change_tracking."
+                + stream.sourceTableName(), "cannot read the Change Tracking changes of " + stream.sourceTableName()
+                + " (SQLState " + e.getSQLState() + ")");
+        }
+    }
+
+    private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
+        describe();
+        Long current = scalar(CURRENT_VERSION, null);
+        Long minValid = scalar(MIN_VALID_VERSION, quotedTable);
+        if (current == null || minValid == null) {
+            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.change_tracking."
+                + stream.sourceTableName(), "Change Tracking is not enabled for " + stream.sourceTableName()
+                + " (or its database); enable it or use --backend mssql_cdc");
+        }
+        CtResumePoint resume = from == null || from.resume() == null ? null
+            : CtResumePoint.parse(from.resume(), key.size());
+        Long saved = from == null ? null : from.position().value().longValueExact();
+        if (saved != null && saved < minValid) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("saved_version", saved);
+            details.put("min_valid_version", minValid);
+            throw new DponeException(CdcBlockers.blocker(CdcBlockers.CHANGE_TRACKING_RESYNC_REQUIRED,
+                "source.change_tracking." + stream.sourceTableName(), "the saved version " + saved + " is below "
+                + "CHANGE_TRACKING_MIN_VALID_VERSION " + minValid + " of " + stream.sourceTableName() + ": changes "
+                + "were cleaned up before they were read; resync the table (full refresh, then a new checkpoint); "
+                + "nothing was read", details));
+        }
+        boolean snapshot = from != null && from.snapshotComplete();
+        if (saved != null && resume == null && current <= saved) {
+            return new CdcBatch(Long.toString(current), null, List.of());
+        }
+        List<Row> rows = rows(saved, resume, current, maxEvents + 1);
+        Row peek = rows.size() > maxEvents ? rows.remove(maxEvents) : null;
+        if (rows.isEmpty()) {
+            boolean advances = saved == null || current > saved;
+            return new CdcBatch(Long.toString(current), advances ? new CdcOffset(BACKEND, Long.toString(current),
+                snapshot) : null, List.of());
+        }
+        Row last = rows.get(rows.size() - 1);
+        CdcOffset next;
+        if (peek != null && peek.version == last.version) {
+            next = new CdcOffset(BACKEND, Long.toString(last.version - 1), snapshot,
+                CtResumePoint.toJson(last.version, last.keyValues));
+        } else {
+            next = new CdcOffset(BACKEND, Long.toString(peek == null ? current : last.version), snapshot);
+        }
+        return new CdcBatch(Long.toString(current), next, rows.stream().map(Row::event).toList());
+    }
+
+    private List<Row> rows(Long saved, CtResumePoint resume, long current, int limit) throws SQLException {
+        String keyCols = key.stream().map(c -> "[ct]." + SqlServerDialect.quote(c.name()))
+            .collect(Collectors.joining(", "));
+        String valueCols = values.stream().map(c -> "[t]." + SqlServerDialect.quote(c.name()))
+            .collect(Collectors.joining(", "));
+        String join = key.stream().map(c -> "[t]." + SqlServerDialect.quote(c.name()) + " = [ct]."
+            + SqlServerDialect.quote(c.name())).collect(Collectors.joining(" AND "));
+        String sql = "SELECT TOP (" + limit + ") [ct].[SYS_CHANGE_VERSION], [ct].[SYS_CHANGE_OPERATION], " + keyCols
+            + ", CASE WHEN [t]." + SqlServerDialect.quote(key.get(0).name()) + " IS NULL THEN 0 ELSE 1 END"
+            + (valueCols.isEmpty() ? "" : ", " + valueCols)
+            + " FROM " + dialect.changesSince(stream.sourceSchema(), stream.sourceTable()) + " AS [ct]"
+            + " LEFT OUTER JOIN " + quotedTable + " AS [t] ON " + join
+            + " WHERE [ct].[SYS_CHANGE_VERSION] <= ?"
+            + (resume == null ? "" : " AND ([ct].[SYS_CHANGE_VERSION] > ? OR ([ct].[SYS_CHANGE_VERSION] = ? AND "
+                + KeyParameters.after("[ct]", key) + "))")
+            + " ORDER BY [ct].[SYS_CHANGE_VERSION], " + keyCols;
+        List<Row> rows = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            if (saved == null) {
+                st.setNull(1, Types.BIGINT);
+            } else {
+                st.setLong(1, saved);
+            }
+            st.setLong(2, current);
+            if (resume != null) {
+                st.setLong(3, resume.version());
+                st.setLong(4, resume.version());
+                KeyParameters.bind(st, 5, key, resume.key());
+            }
+            st.setFetchSize(Math.min(limit, 10_000));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rows.size() < limit && rs.next()) {
+                    rows.add(row(rs));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private Row row(ResultSet rs) throws SQLException {
+        long version = rs.getLong(1);
+        String op = rs.getString(2);
+        Map<String, Object> data = new LinkedHashMap<>();
+        List<Object> keyValues = new ArrayList<>(key.size());
+        for (int i = 0; i < key.size(); i++) {
+            Object v = key.get(i).read(rs, 3 + i);
+            data.put(key.get(i).name(), v);
+            keyValues.add(v);
+        }
+        boolean present = rs.getInt(3 + key.size()) == 1;
+        CdcOperation operation = switch (op == null ? "" : op.trim().toUpperCase(Locale.ROOT)) {
+            case "I" -> CdcOperation.insert;
+            case "U" -> CdcOperation.update;
+            case "D" -> CdcOperation.delete;
+            default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.change_tracking."
+                + stream.sourceTableName() + ".SYS_CHANGE_OPERATION", "unknown Change Tracking operation");
+        };
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("backend", BACKEND);
+        if (operation != CdcOperation.delete && !present) {
+            // deleted after the version was read, in the same read: its delete follows at a later version
+            operation = CdcOperation.delete;
+            metadata.put("row_missing", true);
+        }
+        if (operation != CdcOperation.delete) {
+            for (int i = 0; i < values.size(); i++) {
+                data.put(values.get(i).name(), values.get(i).read(rs, 4 + key.size() + i));
+            }
+        }
+        String keyJson = CdcHashes.canonicalJson(keyValues);
+        long sequence = Long.parseUnsignedLong(CdcHashes.sha256Hex(keyJson).substring(0, 16), 16) & Long.MAX_VALUE;
+        return new Row(version, keyValues, new CdcEvent(operation, Long.toString(version), sequence,
+            stream.sourceSchema(), stream.sourceTable(), data, metadata));
+    }
+
+    private void describe() throws SQLException {
+        if (key != null) {
+            return;
+        }
+        PayloadColumns table = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
+            stream.sourceTable());
+        if (table.columns().isEmpty() || table.primaryKey().isEmpty()) {
+            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.change_tracking."
+                + stream.sourceTableName(), stream.sourceTableName() + " does not exist or has no primary key "
+                + "(Change Tracking needs one)");
+        }
+        Set<String> pk = table.primaryKey().stream().map(k -> k.toLowerCase(Locale.ROOT))
+            .collect(Collectors.toSet());
+        Set<String> uk = new HashSet<>();
+        stream.uniqueKeys().forEach(k -> uk.add(k.toLowerCase(Locale.ROOT)));
+        if (!pk.equals(uk)) {
+            throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key", "Change Tracking keys rows by "
+                + "the primary key " + table.primaryKey() + "; --unique-key must name exactly those columns");
+        }
+        List<PayloadColumns.Column> k = new ArrayList<>();
+        for (String name : table.primaryKey()) {
+            PayloadColumns.Column c = table.column(name).orElseThrow();
+            String spelled = stream.uniqueKeys().stream().filter(u -> u.equalsIgnoreCase(name)).findFirst()
+                .orElseThrow();
+            k.add(new PayloadColumns.Column(spelled, c.type(), c.jdbcType(), c.size()));
+        }
+        values = table.columns().stream().filter(c -> !pk.contains(c.name().toLowerCase(Locale.ROOT))).toList();
+        key = k;
+    }
+
+    private Long scalar(String sql, String parameter) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            if (parameter != null) {
+                st.setString(1, parameter);
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long v = rs.getLong(1);
+                return rs.wasNull() ? null : v;
+            }
+        }
+    }
+
+    private record Row(long version, List<Object> keyValues, CdcEvent event) {
+    }
+}

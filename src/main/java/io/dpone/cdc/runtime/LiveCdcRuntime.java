@@ -1,0 +1,121 @@
+package io.dpone.cdc.runtime;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.clickhouse.ClickHouseCdcAdapters;
+import io.dpone.cdc.mssql.LiveReaders;
+import io.dpone.cdc.mssql.MssqlConnections;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionSpec;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code dpone ops cdc-runtime-run --mode live}: the source alias's live reader ({@code mssql_cdc} or
+ * {@code mssql_change_tracking}), the ClickHouse CDC log of {@code --target-dataset} and the ClickHouse offset
+ * table {@code <target db>.dpone_cdc_offsets}, run through the same {@code cdc_runtime_tick} route as local mode.
+ * Aliases come from the connection context ({@code DPONE_RUNTIME_CONNECTION_CONTEXT} or the embedded default);
+ * credentials from the alias's {@code password_env} / {@code password_file}, which must match
+ * {@code --credentials-source} when it is given.
+ */
+public final class LiveCdcRuntime {
+    private LiveCdcRuntime() {
+    }
+
+    public static CdcRuntimeRunReport run(CdcRunOptions options, ConnectionContext context) {
+        List<Blocker> problems = new ArrayList<>(options.validate());
+        if (options.sourceConnectionId() != null) {
+            context.check(options.sourceConnectionId(), ConnectionType.MSSQL, "--source-connection-id")
+                .ifPresent(problems::add);
+        }
+        if (options.sinkConnectionId() != null) {
+            context.check(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")
+                .ifPresent(problems::add);
+        }
+        if (problems.isEmpty()) {
+            credentialSource(options, context, options.sourceConnectionId(), "--source-connection-id")
+                .ifPresent(problems::add);
+            credentialSource(options, context, options.sinkConnectionId(), "--sink-connection-id")
+                .ifPresent(problems::add);
+        }
+        if (!problems.isEmpty()) {
+            throw new DponeException(problems);
+        }
+        ConnectionSpec source = context.resolve(options.sourceConnectionId(), ConnectionType.MSSQL,
+            "--source-connection-id");
+        ConnectionSpec sink = context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE,
+            "--sink-connection-id");
+        Path spool = spoolDir(options);
+        Connection c = MssqlConnections.open(source);
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(sink)) {
+            return CdcTickRunner.run(tick(options, CdcRuntime.newRunId(), c, ch, spool));
+        } finally {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // closing a read-only source connection has nothing to lose; the tick's report stands
+            }
+            if (options.outputDir() == null) {
+                deleteTree(spool);
+            }
+        }
+    }
+
+    /** The live tick on connections already open (tests and benchmarks). */
+    public static CdcTick tick(CdcRunOptions options, String runId, Connection source, ClickHouseEndpoint ch,
+                               Path spoolDir) {
+        List<Blocker> problems = options.validate();
+        if (!problems.isEmpty()) {
+            throw new DponeException(problems);
+        }
+        CdcTick.Adapters adapters = ClickHouseCdcAdapters.adapters(
+            LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance()), ch,
+            options.stream(), spoolDir);
+        return new CdcTick(runId, options, adapters, options.batchSize());
+    }
+
+    private static Optional<Blocker> credentialSource(CdcRunOptions options, ConnectionContext context, String alias,
+                                                      String subject) {
+        String wanted = options.credentialsSource();
+        ContextEntry e = context.entry(alias).orElseThrow();
+        if (wanted == null || (e.passwordEnv() == null && e.passwordFile() == null)) {
+            return Optional.empty();
+        }
+        boolean matches = wanted.equals("env") ? e.passwordEnv() != null : e.passwordFile() != null;
+        return matches ? Optional.empty() : Optional.of(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, subject,
+            "--credentials-source " + wanted + " but alias '" + alias + "' takes its credential from "
+                + (e.passwordEnv() != null ? "password_env" : "password_file")));
+    }
+
+    private static Path spoolDir(CdcRunOptions options) {
+        try {
+            return options.outputDir() != null ? options.outputDir().resolve("sink").resolve("spool")
+                : Files.createTempDirectory("dpone-cdc-spool-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // a leftover temporary spool directory only costs disk
+        }
+    }
+}

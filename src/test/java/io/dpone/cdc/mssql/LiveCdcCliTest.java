@@ -1,0 +1,110 @@
+package io.dpone.cdc.mssql;
+
+import static io.dpone.cdc.mssql.H2CdcFixture.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.testing.CliRun;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The spec's live command, end to end through the CLI, for both backends (H2 emulations, embedded ClickHouse). */
+class LiveCdcCliTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(ConnectionContext.PROPERTY);
+        LiveReaders.useChangeTrackingSql(null);
+    }
+
+    private void context(String h2Url) throws Exception {
+        Path context = Files.writeString(dir.resolve("context.yaml"), """
+            connections:
+              mssql-prod:
+                type: mssql
+                url: "%s"
+                user: sa
+              clickhouse-prod:
+                type: clickhouse
+                embedded: true
+                options: {path: "%s"}
+            """.formatted(h2Url, TestEngines.clickHousePath()));
+        System.setProperty(ConnectionContext.PROPERTY, context.toString());
+    }
+
+    private static CliRun live(String backend, String dataset) {
+        return CliRun.of("ops", "cdc-runtime-run", "--mode", "live",
+            "--source", "mssql",
+            "--sink", "clickhouse",
+            "--backend", backend,
+            "--pipeline-name", "orders-cdc",
+            "--source-schema", "dbo",
+            "--source-table", "orders",
+            "--target-dataset", dataset,
+            "--unique-key", "order_id",
+            "--source-connection-id", "mssql-prod",
+            "--sink-connection-id", "clickhouse-prod",
+            "--credentials-source", "env",
+            "--format", "json");
+    }
+
+    private static JsonNode json(String text) throws Exception {
+        return new ObjectMapper().readTree(text);
+    }
+
+    private static void assertTicks(String backend, String db) throws Exception {
+        CliRun first = live(backend, db + ".orders_cdc");
+        assertEquals(0, first.exitCode(), first.stderr());
+        JsonNode r = json(first.stdout());
+        assertEquals("dpone.cdc_runtime_run.v1", r.path("schema").asText());
+        assertEquals("live", r.path("mode").asText());
+        assertTrue(r.path("passed").asBoolean() && r.path("committed").asBoolean());
+        long applied = r.path("counts").path("applied").asLong();
+        assertTrue(applied > 0);
+        CliRun again = live(backend, db + ".orders_cdc");
+        assertEquals(0, again.exitCode(), again.stderr());
+        JsonNode second = json(again.stdout());
+        assertEquals(0, second.path("counts").path("read").asLong());
+        assertFalse(second.path("committed").asBoolean(), "no new changes: a green no-op");
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            assertEquals(String.valueOf(applied), ch.query("SELECT count() FROM "
+                + ClickHouseSql.table(db, "orders_cdc")).get(0).get(0));
+            assertEquals(r.path("offset_after").path("position").asText(), ch.query("SELECT argMax(token, "
+                + "saved_version) FROM " + ClickHouseSql.table(db, "dpone_cdc_offsets")).get(0).get(0));
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    @Test
+    void sqlServerCdc() throws Exception {
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).insert(row(2, "new", "2.00", null, null)).commit();
+            fx.txn().update(row(1, "new", "1.00", null, null), row(1, "paid", "1.00", null, null)).commit();
+            context(fx.url);
+            assertTicks("mssql_cdc", TestEngines.newDatabase("cli_cdc"));
+        }
+    }
+
+    @Test
+    void changeTracking() throws Exception {
+        try (H2ChangeTrackingFixture fx = new H2ChangeTrackingFixture(TestEngines.newH2Url())) {
+            fx.insert(row(1, "new", "1.00", null, null));
+            fx.insert(row(2, "new", "2.00", null, null));
+            context(fx.url);
+            LiveReaders.useChangeTrackingSql(H2ChangeTrackingFixture.DIALECT);
+            assertTicks("mssql_change_tracking", TestEngines.newDatabase("cli_ct"));
+        }
+    }
+}
