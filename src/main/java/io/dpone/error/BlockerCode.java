@@ -75,6 +75,23 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
+    // cluster publication adapters (members, authority, artifact store, distributed DDL, admission)
+    PUBLICATION_MEMBER_STATEMENT_FAILED("publication.member_statement_failed"),
+    PUBLICATION_MEMBER_UNRESOLVED("publication.member_unresolved"),
+    PUBLICATION_ENGINE_INVALID("publication.engine_invalid"),
+    PUBLICATION_ARTIFACT_STORE_INVALID("publication.artifact_store_invalid"),
+    PUBLICATION_ARTIFACT_CORRUPT("publication.artifact_corrupt"),
+    PUBLICATION_ARTIFACT_WRITE_FAILED("publication.artifact_write_failed"),
+    PUBLICATION_EXTERNAL_ROW_BUDGET_EXCEEDED("publication.external_content_row_budget_exceeded"),
+    PUBLICATION_AUTHORITY_UNAVAILABLE("publication.authority_unavailable"),
+    PUBLICATION_AUTHORITY_RECORD_INVALID("publication.authority_record_invalid"),
+    PUBLICATION_DDL_FAILED("publication.ddl_failed"),
+    PUBLICATION_DATABASE_NOT_ATOMIC("publication.database_not_atomic"),
+    PUBLICATION_ENGINE_MODE_MISMATCH("publication.engine_mode_mismatch"),
+    PUBLICATION_DISTRIBUTED_TARGET("publication.distributed_target"),
+    PUBLICATION_GRANTS_MISSING("publication.grants_missing"),
+    PUBLICATION_DDL_RETENTION_TOO_SHORT("publication.ddl_queue_retention_too_short"),
+    PUBLICATION_INVENTORY_INCOMPLETE("publication.inventory_incomplete"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 
