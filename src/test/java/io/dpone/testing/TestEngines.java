@@ -25,6 +25,11 @@ public final class TestEngines {
     private static final AtomicInteger SEQ = new AtomicInteger();
     private static Path path;
     private static ClickHouseEndpoint keepAlive;
+    /**
+     * A one-shard, two-replica cluster ({@code internal_replication=false}) in the engine's config, so
+     * {@code system.clusters} and Distributed tables have something to show; nothing listens on its addresses.
+     */
+    public static final String PUBLICATION_CLUSTER = "dpone_test_publication_cluster";
     private static int zooKeeperPort;
     private static org.apache.curator.test.TestingServer zooKeeper;
 
@@ -45,7 +50,7 @@ public final class TestEngines {
     }
 
     /**
-     * The engine's server config: a {@code <zookeeper>} on a loopback port reserved now, for KeeperMap tables. chDB
+     * The engine's server config: {@link #PUBLICATION_CLUSTER} and a {@code <zookeeper>} on a loopback port reserved now, for KeeperMap tables. chDB
      * reads its config once per process and connects to ZooKeeper only when a KeeperMap table is used, so the
      * ZooKeeper itself starts lazily ({@link #zooKeeper()}); tests that never touch KeeperMap never start it.
      */
@@ -59,7 +64,11 @@ public final class TestEngines {
         try {
             Files.writeString(config, "<clickhouse><zookeeper><node><host>127.0.0.1</host><port>" + zooKeeperPort
                 + "</port></node><session_timeout_ms>10000</session_timeout_ms></zookeeper>"
-                + "<keeper_map_path_prefix>/dpone_test_keeper_map</keeper_map_path_prefix></clickhouse>");
+                + "<keeper_map_path_prefix>/dpone_test_keeper_map</keeper_map_path_prefix>"
+                + "<remote_servers><" + PUBLICATION_CLUSTER + "><shard><internal_replication>false"
+                + "</internal_replication><replica><host>127.0.0.1</host><port>9000</port></replica>"
+                + "<replica><host>127.0.0.2</host><port>9000</port></replica></shard></" + PUBLICATION_CLUSTER
+                + "></remote_servers></clickhouse>");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
