@@ -69,10 +69,14 @@ public final class ClickHouseClusterMember implements ClusterMember {
         MemberFailures.run(id, "an artifact load", () -> endpoint.insertFile(insert));
     }
 
-    /** Synchronous, deduplicated by the token (one block per token: the whole artifact is one insert). */
+    /**
+     * Synchronous and deduplicated by the token. A multi-block insert dedups block i by {@code token_i}, so the
+     * file is read in its own row order to cut the same blocks on a retry (the protocol still never appends an
+     * ambiguous load again: it rebuilds the candidate; the token is the second line of defence).
+     */
     static String loadSettings(String dedupToken) {
         return "insert_deduplicate = 1, insert_deduplication_token = " + ClickHouseSql.literal(dedupToken)
-            + ", async_insert = 0";
+            + ", async_insert = 0, input_format_parquet_preserve_order = 1";
     }
 
     @Override
