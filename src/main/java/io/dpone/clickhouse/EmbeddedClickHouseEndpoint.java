@@ -28,6 +28,15 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
 
     /** Opens (or joins) the embedded engine whose data lives in {@code dataPath}. */
     public static EmbeddedClickHouseEndpoint open(Path dataPath) {
+        return open(dataPath, null);
+    }
+
+    /**
+     * Opens (or joins) the embedded engine on {@code dataPath}, starting it with the server configuration file
+     * {@code configFile} (null for none; e.g. {@code <zookeeper>} for KeeperMap tables). The file is read only when
+     * the engine starts: joining an engine that is already open keeps its configuration.
+     */
+    public static EmbeddedClickHouseEndpoint open(Path dataPath, Path configFile) {
         Path key = dataPath.toAbsolutePath().normalize();
         synchronized (OPEN) {
             Shared shared = OPEN.get(key);
@@ -36,7 +45,7 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
                     throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
                         "the embedded ClickHouse is already open on another data directory in this process");
                 }
-                shared = new Shared(key, connect(key));
+                shared = new Shared(key, connect(key, configFile));
                 OPEN.put(key, shared);
             }
             shared.users++;
@@ -44,11 +53,11 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
         }
     }
 
-    private static ChdbConnection connect(Path dataPath) {
+    private static ChdbConnection connect(Path dataPath, Path configFile) {
         try {
             Files.createDirectories(dataPath);
             Path library = ChdbInstaller.forUserCache().ensureInstalled();
-            ChdbConnection connection = ChdbConnection.open(library, dataPath);
+            ChdbConnection connection = ChdbConnection.open(library, dataPath, configFile);
             // session setting: NaN and infinities as strings, not null (a float must never read back as SQL NULL)
             connection.query("SET output_format_json_quote_denormals = 1", "TSV");
             return connection;

@@ -117,6 +117,23 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         }
     }
 
+    /**
+     * Runs a statement with an explicit query id and extra server settings (a distributed DDL statement whose id
+     * must be deterministic). Failures are reported like {@link #execute(String)}.
+     */
+    public void execute(String sql, String queryId, java.util.Map<String, String> serverSettings) {
+        QuerySettings settings = settings(ClickHouseFormat.TabSeparated).setQueryId(queryId);
+        serverSettings.forEach(settings::serverSetting);
+        QueryResponse response = call(() -> client.query(sql, settings));
+        try {
+            drain(response.getInputStream());
+        } catch (IOException | RuntimeException e) {
+            throw translate(e);
+        } finally {
+            closeQuietly(response);
+        }
+    }
+
     @Override
     public List<List<String>> query(String sql) {
         QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRow);

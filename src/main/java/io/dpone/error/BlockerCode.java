@@ -92,7 +92,6 @@ public enum BlockerCode {
     PUBLICATION_AUTHORITY_UNAVAILABLE("publication.authority_unavailable"),
     PUBLICATION_ARTIFACT_MISSING("publication.artifact_missing"),
     PUBLICATION_ARTIFACT_CORRUPT("publication.artifact_corrupt"),
-    PUBLICATION_ROW_BUDGET_EXCEEDED("publication.row_budget_exceeded"),
     PUBLICATION_INVENTORY_CHANGED("publication.inventory_changed"),
     PUBLICATION_CANDIDATE_FOREIGN("publication.candidate_foreign"),
     PUBLICATION_MEMBER_UNREACHABLE("publication.member_unreachable"),
@@ -104,6 +103,20 @@ public enum BlockerCode {
     PUBLICATION_DDL_QUEUE_ENTRY_EXPIRED("publication.ddl_queue_entry_expired"),
     PUBLICATION_RECONCILIATION_FAILED("publication.reconciliation_failed"),
     PUBLICATION_CLEANUP_INCOMPLETE("publication.cleanup_incomplete"),
+    // cluster publication adapters (members, authority, artifact store, distributed DDL, admission)
+    PUBLICATION_MEMBER_STATEMENT_FAILED("publication.member_statement_failed"),
+    PUBLICATION_MEMBER_UNRESOLVED("publication.member_unresolved"),
+    PUBLICATION_ENGINE_INVALID("publication.engine_invalid"),
+    PUBLICATION_ARTIFACT_STORE_INVALID("publication.artifact_store_invalid"),
+    PUBLICATION_ARTIFACT_WRITE_FAILED("publication.artifact_write_failed"),
+    PUBLICATION_EXTERNAL_ROW_BUDGET_EXCEEDED("publication.external_content_row_budget_exceeded"),
+    PUBLICATION_AUTHORITY_RECORD_INVALID("publication.authority_record_invalid"),
+    PUBLICATION_DATABASE_NOT_ATOMIC("publication.database_not_atomic"),
+    PUBLICATION_ENGINE_MODE_MISMATCH("publication.engine_mode_mismatch"),
+    PUBLICATION_DISTRIBUTED_TARGET("publication.distributed_target"),
+    PUBLICATION_GRANTS_MISSING("publication.grants_missing"),
+    PUBLICATION_DDL_RETENTION_TOO_SHORT("publication.ddl_queue_retention_too_short"),
+    PUBLICATION_INVENTORY_INCOMPLETE("publication.inventory_incomplete"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 

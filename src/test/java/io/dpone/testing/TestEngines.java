@@ -25,6 +25,13 @@ public final class TestEngines {
     private static final AtomicInteger SEQ = new AtomicInteger();
     private static Path path;
     private static ClickHouseEndpoint keepAlive;
+    /**
+     * A one-shard, two-replica cluster ({@code internal_replication=false}) in the engine's config, so
+     * {@code system.clusters} and Distributed tables have something to show; nothing listens on its addresses.
+     */
+    public static final String PUBLICATION_CLUSTER = "dpone_test_publication_cluster";
+    private static int zooKeeperPort;
+    private static org.apache.curator.test.TestingServer zooKeeper;
 
     private TestEngines() {
     }
@@ -37,9 +44,51 @@ public final class TestEngines {
             removeStaleEngines(tmp);
             path = tmp.resolve("dpone-test-chdb-" + ProcessHandle.current().pid());
             deleteTree(path);
-            keepAlive = EmbeddedClickHouseEndpoint.open(path);
+            keepAlive = EmbeddedClickHouseEndpoint.open(path, zooKeeperConfig(tmp));
         }
         return path;
+    }
+
+    /**
+     * The engine's server config: {@link #PUBLICATION_CLUSTER} and a {@code <zookeeper>} on a loopback port reserved now, for KeeperMap tables. chDB
+     * reads its config once per process and connects to ZooKeeper only when a KeeperMap table is used, so the
+     * ZooKeeper itself starts lazily ({@link #zooKeeper()}); tests that never touch KeeperMap never start it.
+     */
+    private static Path zooKeeperConfig(Path tmp) {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            zooKeeperPort = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Path config = tmp.resolve("dpone-test-chdb-" + ProcessHandle.current().pid() + ".config.xml");
+        try {
+            Files.writeString(config, "<clickhouse><zookeeper><node><host>127.0.0.1</host><port>" + zooKeeperPort
+                + "</port></node><session_timeout_ms>10000</session_timeout_ms></zookeeper>"
+                + "<keeper_map_path_prefix>/dpone_test_keeper_map</keeper_map_path_prefix>"
+                + "<remote_servers><" + PUBLICATION_CLUSTER + "><shard><internal_replication>false"
+                + "</internal_replication><replica><host>127.0.0.1</host><port>9000</port></replica>"
+                + "<replica><host>127.0.0.2</host><port>9000</port></replica></shard></" + PUBLICATION_CLUSTER
+                + "></remote_servers></clickhouse>");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        config.toFile().deleteOnExit();
+        return config;
+    }
+
+    /** Starts (once per JVM) the embedded ZooKeeper the shared engine's KeeperMap tables use. */
+    public static synchronized void zooKeeper() {
+        clickHousePath();
+        if (zooKeeper == null) {
+            try {
+                // its data lives inside the engine's path, so the stale-engine sweep removes it too
+                zooKeeper = new org.apache.curator.test.TestingServer(zooKeeperPort,
+                    path.resolve("test-zookeeper").toFile());
+            } catch (Exception e) {
+                throw new IllegalStateException("embedded ZooKeeper cannot start on its reserved port", e);
+            }
+            // never stopped: the engine's KeeperMap session must not lose its server before chDB closes at exit
+        }
     }
 
     /** A new endpoint on the shared engine; close it when done (the engine stays up). */

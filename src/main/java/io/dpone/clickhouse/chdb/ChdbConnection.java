@@ -34,9 +34,21 @@ public final class ChdbConnection implements AutoCloseable {
 
     /** Opens a connection to the engine in {@code library} with its data in {@code dataPath}. */
     public static ChdbConnection open(Path library, Path dataPath) {
+        return open(library, dataPath, null);
+    }
+
+    /**
+     * As {@link #open(Path, Path)}, with a server configuration file (e.g. {@code <zookeeper>} and
+     * {@code <keeper_map_path_prefix>} for KeeperMap tables); null for none. chDB reads it when the engine starts,
+     * so it only takes effect for the first connection on the process's data path.
+     */
+    public static ChdbConnection open(Path library, Path dataPath, Path configFile) {
         ChdbNative api = load(library);
         List<String> args = new ArrayList<>();
         args.add("clickhouse");
+        if (configFile != null) {
+            args.add("--config-file=" + configFile.toAbsolutePath());
+        }
         args.add("--path=" + dataPath.toAbsolutePath());
         args.add("--query_profiler_real_time_period_ns=0");
         args.add("--query_profiler_cpu_time_period_ns=0");

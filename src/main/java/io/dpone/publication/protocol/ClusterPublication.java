@@ -69,7 +69,7 @@ public final class ClusterPublication {
                     .orElseGet(() -> env.artifacts().seal(env.operationId(), env.extraction()));
                 Long budget = env.target().rowBudget();
                 if (env.target().mode() == PublicationMode.EXTERNAL && budget != null && a.rows() > budget) {
-                    throw new DponeException(BlockerCode.PUBLICATION_ROW_BUDGET_EXCEEDED,
+                    throw new DponeException(BlockerCode.PUBLICATION_EXTERNAL_ROW_BUDGET_EXCEEDED,
                         "sink.options.physical_design.storage.clickhouse.cluster.external_content_row_budget",
                         "the artifact holds more rows than the external content row budget");
                 }

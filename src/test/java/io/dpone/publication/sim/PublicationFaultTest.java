@@ -42,7 +42,7 @@ class PublicationFaultTest {
     void anArtifactOverTheRowBudgetReleasesTheFenceWithoutTouchingAMember() {
         SimWorld w = SimHarness.world(4, 2, PublicationMode.EXTERNAL, 11, true);
         PublicationOutcome o = SimHarness.run(w, RUN, PublicationMode.EXTERNAL, 10L);
-        assertEquals("publication.row_budget_exceeded", code(o));
+        assertEquals("publication.external_content_row_budget_exceeded", code(o));
         assertEquals(Phase.RELEASED, o.phase());
         w.tables.values().forEach(t -> assertEquals(1, t.size(), "no candidate was created"));
         assertTrue(SimHarness.run(w, "run-2", PublicationMode.EXTERNAL, 11L).committed(), "a new plan may proceed");

@@ -1,0 +1,44 @@
+package io.dpone.publication.admission;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import java.util.List;
+
+/**
+ * The publication cluster as one member's {@code system.clusters} advertises it: one {@link AdvertisedMember} per
+ * row, ordered by (shard, replica), with the native {@code host_name}/{@code port} (used only to resolve a
+ * connection and to derive the opaque id) and {@code internal_replication} (a column since ClickHouse 23.10).
+ * A cluster without rows is {@code publication.inventory_incomplete}; judging the inventory (one shard, at least
+ * two members, one consistent flag matching the mode) is the admission's job.
+ */
+public final class SystemClustersInventoryReader {
+    private final ClickHouseEndpoint endpoint;
+
+    public SystemClustersInventoryReader(ClickHouseEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    public List<AdvertisedMember> read(String cluster) {
+        List<AdvertisedMember> members = fromRows(cluster, endpoint.query("SELECT host_name, toString(port),"
+            + " toString(shard_num), toString(replica_num), toString(internal_replication) FROM system.clusters"
+            + " WHERE cluster = " + ClickHouseSql.literal(cluster) + " ORDER BY shard_num, replica_num"));
+        if (members.isEmpty()) {
+            throw new DponeException(BlockerCode.PUBLICATION_INVENTORY_INCOMPLETE,
+                "sink.options.physical_design.storage.clickhouse.cluster.name",
+                "system.clusters holds no members for the publication cluster");
+        }
+        return members;
+    }
+
+    /** Rows of host_name, port, shard_num, replica_num, internal_replication (all as text). */
+    public static List<AdvertisedMember> fromRows(String cluster, List<List<String>> rows) {
+        return rows.stream().map(r -> new AdvertisedMember(cluster, r.get(0), Integer.parseInt(r.get(1)),
+            Integer.parseInt(r.get(2)), Integer.parseInt(r.get(3)), flag(r.get(4)))).toList();
+    }
+
+    private static boolean flag(String value) {
+        return "1".equals(value) || "true".equalsIgnoreCase(value);
+    }
+}

@@ -1,0 +1,134 @@
+package io.dpone.publication.keeper;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseQueryException;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.Redactor;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.publication.protocol.FenceRecord;
+import io.dpone.publication.protocol.PublicationAuthority;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The publication authority as a KeeperMap table ({@code target_key String, record String, version UInt64},
+ * primary key {@code target_key}) on the platform's Keeper:
+ * <ul>
+ * <li>{@link #create}: {@code INSERT ... SETTINGS keeper_map_strict_mode = 1}. In strict mode an insert of an
+ *     existing key fails atomically in Keeper ({@code Transaction failed (Node exists)}); that is "already
+ *     fenced", reported as {@code false}. A retried insert whose first attempt landed (lost acknowledgement) also
+ *     reports "exists": the caller re-reads and compares the owner operation id, as the interface says.</li>
+ * <li>{@link #replace}: {@code ALTER TABLE ... UPDATE record = new, version = expected + 1 WHERE target_key = k AND
+ *     version = expected SETTINGS keeper_map_strict_mode = 1}. Strict mode makes the read-modify-write one Keeper
+ *     transaction checked against the node versions it read, so a concurrent writer makes it fail
+ *     ({@code Bad version}); a stale {@code expected} matches no row and changes nothing. Either way, and after a
+ *     lost acknowledgement, the outcome is decided by re-reading: the write is ours exactly when the stored
+ *     version is {@code expected + 1} and the stored record equals ours.</li>
+ * </ul>
+ * The {@code version} column is the {@link Fence#version()}: 1 after create, +1 per replace.
+ */
+public final class KeeperMapAuthority implements PublicationAuthority {
+    private static final Pattern KEY = Pattern.compile("^[A-Za-z0-9_.:-]{1,200}$");
+    private static final Pattern KEEPER_PATH = Pattern.compile("^(/[A-Za-z0-9_.-]+)+$");
+
+    private final ClickHouseEndpoint endpoint;
+    private final String table;
+
+    private KeeperMapAuthority(ClickHouseEndpoint endpoint, String table) {
+        this.endpoint = endpoint;
+        this.table = table;
+    }
+
+    /**
+     * Opens the authority in {@code database.table}, creating the Atomic database and the KeeperMap table at
+     * {@code keeperPath} (below the server's {@code keeper_map_path_prefix}) when missing.
+     */
+    public static KeeperMapAuthority open(ClickHouseEndpoint endpoint, String database, String table,
+                                          String keeperPath) {
+        if (keeperPath == null || !KEEPER_PATH.matcher(keeperPath).matches()) {
+            throw new IllegalArgumentException("keeper path must be an absolute path of plain segments");
+        }
+        KeeperMapAuthority authority = new KeeperMapAuthority(endpoint, ClickHouseSql.table(database, table));
+        authority.call("open", () -> {
+            endpoint.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database) + " ENGINE = Atomic");
+            endpoint.execute("CREATE TABLE IF NOT EXISTS " + authority.table
+                + " (target_key String, record String, version UInt64) ENGINE = KeeperMap("
+                + ClickHouseSql.literal(keeperPath) + ") PRIMARY KEY target_key");
+            return null;
+        });
+        return authority;
+    }
+
+    @Override
+    public Optional<Fence> read(String targetKey) {
+        String key = key(targetKey);
+        List<List<String>> rows = call("read", () -> endpoint.query("SELECT record, version FROM " + table
+            + " WHERE target_key = " + ClickHouseSql.literal(key)));
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Fence(FenceRecordJson.decode(rows.get(0).get(0), key),
+            Long.parseLong(rows.get(0).get(1))));
+    }
+
+    @Override
+    public boolean create(String targetKey, FenceRecord record) {
+        String key = key(targetKey);
+        String sql = "INSERT INTO " + table + " (target_key, record, version) SETTINGS keeper_map_strict_mode = 1"
+            + " VALUES (" + ClickHouseSql.literal(key) + ", " + ClickHouseSql.literal(FenceRecordJson.encode(record))
+            + ", 1)";
+        try {
+            endpoint.execute(sql);
+            return true;
+        } catch (ClickHouseQueryException e) {
+            if (nodeExists(e)) {
+                return false;
+            }
+            throw unavailable("create", e);
+        } catch (DponeException e) {
+            throw unavailable("create", e);
+        }
+    }
+
+    @Override
+    public boolean replace(String targetKey, long expectedVersion, FenceRecord record) {
+        String key = key(targetKey);
+        String sql = "ALTER TABLE " + table + " UPDATE record = " + ClickHouseSql.literal(FenceRecordJson.encode(record))
+            + ", version = " + (expectedVersion + 1) + " WHERE target_key = " + ClickHouseSql.literal(key)
+            + " AND version = " + expectedVersion + " SETTINGS keeper_map_strict_mode = 1";
+        try {
+            endpoint.execute(sql);
+        } catch (ClickHouseQueryException | DponeException e) {
+            // a version conflict, or an unknown outcome: the stored state decides
+        }
+        return read(key).map(f -> f.version() == expectedVersion + 1 && f.record().equals(record)).orElse(false);
+    }
+
+    static boolean nodeExists(ClickHouseQueryException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Node exists") || m.contains("ZNODEEXISTS");
+    }
+
+    private static String key(String targetKey) {
+        if (targetKey == null || !KEY.matcher(targetKey).matches()) {
+            throw new IllegalArgumentException("target key must be 1-200 letters, digits, '_', '.', ':' or '-'");
+        }
+        return targetKey;
+    }
+
+    private <T> T call(String what, java.util.function.Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (ClickHouseQueryException | DponeException e) {
+            throw unavailable(what, e);
+        }
+    }
+
+    private static DponeException unavailable(String what, RuntimeException e) {
+        return new DponeException(BlockerCode.PUBLICATION_AUTHORITY_UNAVAILABLE, "authority",
+            "the KeeperMap publication authority failed during " + what + ": "
+                + Redactor.global().redact(String.valueOf(e.getMessage())));
+    }
+}
