@@ -43,6 +43,10 @@ public final class Dpone {
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }
+        if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(m)) {
+            // a requested cluster publication never falls back to the local route
+            return new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv).run(m, runId);
+        }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
             return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);
         } catch (DponeException e) {

@@ -44,6 +44,15 @@ public final class RunCommand implements Callable<Integer> {
             return "run " + r.runId() + " failed:\n" + Output.blockersText(r.blockers());
         }
         StringBuilder sb = new StringBuilder();
+        if (r.publication() != null) {
+            var p = r.publication();
+            sb.append("run ").append(r.runId()).append(" published ").append(r.targetTable()).append(" (")
+                .append(p.mode()).append(", ").append(p.members().size()).append(" members, generation ")
+                .append(p.receipt().generationId()).append(", ").append(r.loadedRows()).append(" rows)\n")
+                .append("  receipt ").append(p.receipt().schema()).append(": ").append(p.receipt().evidenceStatus())
+                .append(p.cleanupComplete() ? "" : "; cleanup outstanding, rerun the same run id").append('\n');
+            return sb.toString();
+        }
         sb.append("run ").append(r.runId()).append(" passed: ").append(r.sourceTable()).append(" -> ")
             .append(r.targetTable()).append(" via ").append(r.routeId()).append('\n');
         sb.append("  rows ").append(r.loadedRows()).append(" in ").append(r.durationMs()).append(" ms (")

@@ -86,6 +86,12 @@ public enum BlockerCode {
     PUBLICATION_LINEAGE_UNSUPPORTED("publication.lineage_unsupported"),
     PUBLICATION_ARTIFACT_STORE_MISSING("publication.artifact_store_missing"),
     PUBLICATION_ARTIFACT_STORE_NOT_ABSOLUTE("publication.artifact_store_not_absolute"),
+    // cluster publication runtime admission
+    PUBLICATION_CLUSTER_NOT_ONE_SHARD("publication.cluster_not_one_shard"),
+    PUBLICATION_CLUSTER_TOO_FEW_MEMBERS("publication.cluster_too_few_members"),
+    PUBLICATION_INTERNAL_REPLICATION_MIXED("publication.internal_replication_mixed"),
+    PUBLICATION_INTERNAL_REPLICATION_MISMATCH("publication.internal_replication_mismatch"),
+    PUBLICATION_CLUSTER_DDL_UNAVAILABLE("publication.cluster_ddl_unavailable"),
     // cluster publication protocol
     PUBLICATION_FENCED("publication.fenced"),
     PUBLICATION_AUTHORITY_CONFLICT("publication.authority_conflict"),

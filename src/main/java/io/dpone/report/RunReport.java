@@ -6,13 +6,27 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The result of {@code dpone run} and {@code Dpone.run}: schema {@value #SCHEMA}. */
+/**
+ * The result of {@code dpone run} and {@code Dpone.run}: schema {@value #SCHEMA}. {@code publication} is present
+ * for a cluster publication and carries the protocol outcome and the durable receipt.
+ */
 public record RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
                         String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
                         int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
                         Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
-                        long rowsPerSecond) {
+                        long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** A local (single-server) run: no cluster publication block. */
+    public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
+                     String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
+                     int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
+                     Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
+                     long rowsPerSecond) {
+        this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, null);
+    }
 
     public RunReport {
         gates = List.copyOf(gates);

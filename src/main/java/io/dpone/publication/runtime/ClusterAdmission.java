@@ -1,0 +1,97 @@
+package io.dpone.publication.runtime;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.publication.MemberId;
+import io.dpone.publication.admission.AdvertisedMember;
+import io.dpone.publication.admission.ClusterInventory;
+import io.dpone.publication.admission.EndpointResolver;
+import io.dpone.publication.admission.MemberAdmissionChecks;
+import io.dpone.publication.admission.SystemClustersInventoryReader;
+import io.dpone.publication.protocol.PublicationMode;
+import io.dpone.publication.protocol.PublicationTarget;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runtime admission, before any source extraction and before the Keeper lock: the complete member inventory
+ * (exactly one shard, at least two members, one {@code internal_replication} value matching the mode), a direct
+ * connection opened to every member through the resolver, and each member's checks (Atomic database, target
+ * engine per mode, no Distributed target, grants, DDL queue retention). The resolved endpoint set is bound into
+ * the inventory digest. Every problem is collected; on any, every opened connection is closed.
+ */
+public final class ClusterAdmission {
+    private ClusterAdmission() {
+    }
+
+    /** The admitted inventory and one open endpoint per member, in inventory order. */
+    public record Admitted(ClusterInventory inventory, Map<MemberId, ClickHouseEndpoint> endpoints) implements AutoCloseable {
+        @Override
+        public void close() {
+            endpoints.values().forEach(ClickHouseEndpoint::close);
+        }
+    }
+
+    public static Admitted admit(ClickHouseEndpoint entry, EndpointResolver resolver, PublicationTarget target,
+                                 Duration maxRecoveryWindow) {
+        List<AdvertisedMember> members = new ArrayList<>(new SystemClustersInventoryReader(entry).read(target.cluster()));
+        members.sort(Comparator.comparingInt(AdvertisedMember::shardNum).thenComparingInt(AdvertisedMember::replicaNum));
+        List<Blocker> blockers = new ArrayList<>(shape(members, target.mode()));
+        Map<MemberId, ClickHouseEndpoint> endpoints = new LinkedHashMap<>();
+        StringBuilder digest = new StringBuilder(target.cluster());
+        MemberAdmissionChecks.Mode mode = target.mode() == PublicationMode.INTERNAL
+            ? MemberAdmissionChecks.Mode.INTERNAL : MemberAdmissionChecks.Mode.EXTERNAL;
+        if (blockers.isEmpty()) {
+            for (AdvertisedMember m : members) {
+                try {
+                    ClickHouseEndpoint e = resolver.open(m);
+                    endpoints.put(m.id(), e);
+                    digest.append('\n').append(m.id()).append(' ').append(resolver.resolvedIdentity(m));
+                    blockers.addAll(MemberAdmissionChecks.check(m.id(), e, target.database(), target.table(), mode,
+                        maxRecoveryWindow));
+                } catch (DponeException ex) {
+                    blockers.addAll(ex.blockers());
+                }
+            }
+        }
+        if (!blockers.isEmpty()) {
+            endpoints.values().forEach(ClickHouseEndpoint::close);
+            throw new DponeException(blockers);
+        }
+        List<MemberId> ids = List.copyOf(endpoints.keySet());
+        ClusterInventory inventory = new ClusterInventory(target.cluster(), ids, target.mode() == PublicationMode.INTERNAL,
+            "inv-" + MemberId.Digests.sha256Hex(digest.toString()).substring(0, 24));
+        return new Admitted(inventory, endpoints);
+    }
+
+    /** The inventory's shape: one shard, at least two members, one internal_replication value that fits the mode. */
+    static List<Blocker> shape(List<AdvertisedMember> members, PublicationMode mode) {
+        List<Blocker> blockers = new ArrayList<>();
+        Set<Integer> shards = members.stream().map(AdvertisedMember::shardNum).collect(Collectors.toSet());
+        if (shards.size() != 1) {
+            blockers.add(Blocker.of(BlockerCode.PUBLICATION_CLUSTER_NOT_ONE_SHARD, "cluster",
+                "the publication cluster must have exactly one shard", Map.of("shards", shards.size())));
+        }
+        if (members.size() < 2) {
+            blockers.add(Blocker.of(BlockerCode.PUBLICATION_CLUSTER_TOO_FEW_MEMBERS, "cluster",
+                "the publication cluster must have at least two members", Map.of("members", members.size())));
+        }
+        Set<Boolean> flags = members.stream().map(AdvertisedMember::internalReplication).collect(Collectors.toSet());
+        if (flags.size() > 1) {
+            blockers.add(Blocker.of(BlockerCode.PUBLICATION_INTERNAL_REPLICATION_MIXED, "cluster",
+                "the members report different internal_replication values"));
+        } else if (flags.size() == 1 && flags.iterator().next() != (mode == PublicationMode.INTERNAL)) {
+            blockers.add(Blocker.of(BlockerCode.PUBLICATION_INTERNAL_REPLICATION_MISMATCH, "cluster",
+                "the cluster's internal_replication does not match replication_mode " + mode.replicationMode()));
+        }
+        return blockers;
+    }
+}
