@@ -214,4 +214,137 @@ class ClusterPublicationIT {
         assertFalse(authority.replace(key, v, sealed), "stale version");
         assertEquals(sealed, authority.read(key).orElseThrow().record());
     }
+
+    // ---- the full protocol through the runtime entry point, both modes, with a killed loader ----
+
+    /** Thrown by the fault-injecting member: the loader process "dies" here (an Error, nothing catches it). */
+    static final class Killed extends Error {
+        Killed() {
+            super("loader killed", null, false, false);
+        }
+    }
+
+    /** A member connection that kills the loader right after its first successful load. */
+    static io.dpone.publication.protocol.ClusterMember killAfterLoad(io.dpone.publication.protocol.ClusterMember m,
+                                                                   boolean[] armed) {
+        return new io.dpone.publication.protocol.ClusterMember() {
+            public Optional<TableState> table(String d, String t) { return m.table(d, t); }
+            public void create(TableDefinition def) { m.create(def); }
+            public void load(String d, String t, SealedArtifact a, String token) {
+                m.load(d, t, a, token);
+                if (armed[0]) {
+                    armed[0] = false;
+                    throw new Killed();
+                }
+            }
+            public boolean dropExact(String d, String t, UUID u) { return m.dropExact(d, t, u); }
+            public void exchangeLocal(String d, String a, String b, String q) { m.exchangeLocal(d, a, b, q); }
+            public void syncReplica(String d, String t) { m.syncReplica(d, t); }
+        };
+    }
+
+    static String sourceWithRows(int rows) throws Exception {
+        String h2 = io.dpone.testing.TestEngines.newH2Url();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(h2, "sa", "");
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA dbo");
+            s.execute("CREATE TABLE dbo.items (id INT PRIMARY KEY, name NVARCHAR(40), amount DECIMAL(18,4))");
+            s.execute("INSERT INTO dbo.items SELECT x, CONCAT('item-', x), x / 7.0 FROM SYSTEM_RANGE(1, " + rows + ")");
+        }
+        return h2;
+    }
+
+    static Path clusterManifest(String cluster, String mode, String engine, String table) throws Exception {
+        return Files.writeString(dir.resolve(table + ".yaml"), """
+            name: it-%s
+            source: {type: mssql, connection_ref: it_source, table: {schema: dbo, name: items}}
+            sink:
+              type: clickhouse
+              connection_ref: cluster
+              table: {schema: %s, name: %s}
+              staging: {schema: %s}
+              strategy: {mode: full_refresh}
+              options:
+                lineage: false
+                order_by: [id]
+                external_artifact_store_path: %s
+                physical_design:
+                  storage:
+                    clickhouse:
+                      engine: %s
+                      cluster: {name: %s, ddl_scope: cluster, replication_mode: %s}
+            """.formatted(table, DB, table, DB, dir.resolve("run-artifacts"), engine, cluster, mode));
+    }
+
+    static io.dpone.report.RunReport publish(Path manifest, String runId, String h2, boolean[] armed) {
+        Map<String, ContextEntry> entries = new HashMap<>();
+        for (String alias : List.of("cluster", "ch1_http", "ch2_http")) {
+            entries.put(alias, context.entry(alias).orElseThrow());
+        }
+        entries.put("it_source", new ContextEntry("it_source", ConnectionType.MSSQL, h2, "sa", null, null, false, Map.of()));
+        ConnectionContext ctx = ConnectionContext.of(entries, false);
+        io.dpone.manifest.BatchManifest m = io.dpone.manifest.ManifestLoader.load(manifest);
+        return new io.dpone.publication.runtime.ClusterPublicationRunner(ctx, name -> null,
+            member -> killAfterLoad(member, armed)).run(m, runId);
+    }
+
+    void assertPublishedEverywhere(String table, long rows, io.dpone.report.RunReport report) {
+        assertTrue(report.passed(), report.blockers().toString());
+        var receipt = report.publication().receipt();
+        assertEquals("UNVERIFIED", receipt.evidenceStatus());
+        for (ClickHouseEndpoint e : endpoints.values()) {
+            assertEquals(String.valueOf(rows), e.query("SELECT count() FROM " + ClickHouseSql.table(DB, table)).get(0).get(0));
+            assertEquals(String.valueOf(rows), e.query("SELECT uniqExact(id) FROM " + ClickHouseSql.table(DB, table)).get(0).get(0));
+            assertTrue(e.query("SELECT comment FROM system.tables WHERE database = " + ClickHouseSql.literal(DB)
+                + " AND name = " + ClickHouseSql.literal(table)).get(0).get(0).contains(receipt.generationId()));
+            assertEquals("0", e.query("SELECT count() FROM system.tables WHERE database = " + ClickHouseSql.literal(DB)
+                + " AND name LIKE " + ClickHouseSql.literal(table + "__dpone_%")).get(0).get(0), "cleanup is exact");
+        }
+    }
+
+    @Test
+    void externalModeSurvivesAKilledLoaderAndResumesWithTheSameRunId() throws Exception {
+        String h2 = sourceWithRows(5000);
+        Path manifest = clusterManifest(EXTERNAL, "external", "MergeTree", "it_external_items");
+        boolean[] armed = {true};
+        try {
+            publish(manifest, "it-external-001", h2, armed);
+        } catch (Killed expected) {
+            // the loader died after the first member load
+        }
+        assertFalse(armed[0], "the fault fired");
+        assertPublishedEverywhere("it_external_items", 5000, publish(manifest, "it-external-001", h2, armed));
+        var again = publish(manifest, "it-external-001", h2, armed);
+        assertEquals("CLEANED", again.publication().resumedFrom(), "a finished operation is not repeated");
+        var other = publish(manifest, "it-external-002", sourceWithRows(7), armed);
+        assertPublishedEverywhere("it_external_items", 7, other);
+    }
+
+    @Test
+    void internalModePublishesOneReplicatedGenerationAndResumes() throws Exception {
+        String h2 = sourceWithRows(3000);
+        Path manifest = clusterManifest("analytics_cluster", "internal", "ReplicatedMergeTree", "it_internal_items");
+        boolean[] armed = {true};
+        try {
+            publish(manifest, "it-internal-001", h2, armed);
+        } catch (Killed expected) {
+            // died after the one load
+        }
+        assertPublishedEverywhere("it_internal_items", 3000, publish(manifest, "it-internal-001", h2, armed));
+    }
+
+    @Test
+    void aDifferentOperationIsFencedWhileTheFirstIsUnresolved() throws Exception {
+        String h2 = sourceWithRows(10);
+        Path manifest = clusterManifest(EXTERNAL, "external", "MergeTree", "it_fenced_items");
+        boolean[] armed = {true};
+        try {
+            publish(manifest, "it-fence-001", h2, armed);
+        } catch (Killed expected) {
+            // left FENCED/SEALED with one candidate loaded
+        }
+        var fenced = publish(manifest, "it-fence-002", h2, new boolean[] {false});
+        assertEquals("publication.fenced", fenced.blockers().get(0).code());
+        assertPublishedEverywhere("it_fenced_items", 10, publish(manifest, "it-fence-001", h2, new boolean[] {false}));
+    }
 }

@@ -60,10 +60,18 @@ public final class ClusterPublicationRunner {
     static final String ROUTE_ID = "cluster_publication";
     private final ConnectionContext context;
     private final Function<String, String> env;
+    private final java.util.function.UnaryOperator<ClusterMember> memberDecorator;
 
     public ClusterPublicationRunner(ConnectionContext context, Function<String, String> env) {
+        this(context, env, java.util.function.UnaryOperator.identity());
+    }
+
+    /** With a decorator around every member connection (fault injection in the integration tests). */
+    public ClusterPublicationRunner(ConnectionContext context, Function<String, String> env,
+                                    java.util.function.UnaryOperator<ClusterMember> memberDecorator) {
         this.context = context;
         this.env = env;
+        this.memberDecorator = memberDecorator;
     }
 
     /** True when the manifest requests a cluster publication (it must then never run locally). */
@@ -108,7 +116,8 @@ public final class ClusterPublicationRunner {
                 }
                 ArtifactStore artifacts = new FileArtifactStore(store);
                 Map<MemberId, ClusterMember> members = new LinkedHashMap<>();
-                admitted.endpoints().forEach((id, e) -> members.put(id, new ClickHouseClusterMember(id, e, artifacts)));
+                admitted.endpoints().forEach((id, e) ->
+                    members.put(id, memberDecorator.apply(new ClickHouseClusterMember(id, e, artifacts))));
                 KeeperMapAuthority authority = KeeperMapAuthority.open(entry,
                     sinkSpec.option("authority_database", "dpone_authority"),
                     sinkSpec.option("authority_table", "publication_fence"),
