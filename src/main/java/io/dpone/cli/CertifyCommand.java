@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dpone certify route-capabilities}: the route matrix with evidence files (see docs/certification.md). */
-@Command(name = "certify", description = "Certification workflows.", subcommands = CertifyCommand.RouteCapabilities.class)
+@Command(name = "certify", description = "Certification workflows.",
+    subcommands = {CertifyCommand.RouteCapabilities.class, CertifyCommand.Publication.class})
 public final class CertifyCommand {
     @Command(name = "route-capabilities", description = "Run a route capability certification scenario.")
     static final class RouteCapabilities implements Callable<Integer> {
@@ -72,6 +73,46 @@ public final class CertifyCommand {
                 sb.append(Output.blockersText(b));
             }
             return sb.toString();
+        }
+    }
+
+    /**
+     * {@code dpone certify publication}: live certification of the cluster publication protocol in an approved
+     * environment; the only workflow that may write PASS evidence (docs/publication.md).
+     */
+    @Command(name = "publication", description = "Certify cluster publication live, in an approved environment.")
+    static final class Publication implements Callable<Integer> {
+        @Option(names = "--manifest", required = true, description = "Cluster publication batch manifest.")
+        Path manifest;
+
+        @Option(names = "--approve-environment", required = true,
+            description = "The environment name the deployment approved in DPONE_CERTIFICATION_ENVIRONMENT.")
+        String environment;
+
+        @Option(names = "--run-id", required = true, description = "Certification run id (resumable).")
+        String runId;
+
+        @Option(names = "--output", required = true, description = "Directory for publication_certification.json.")
+        Path output;
+
+        @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+        Format format;
+
+        @Override
+        public Integer call() {
+            try {
+                BatchManifest m = ManifestLoader.load(manifest);
+                var evidence = new io.dpone.publication.certify.PublicationCertifier(ConnectionContext.fromEnvironment(),
+                    System::getenv).certify(m, runId, environment, output);
+                String text = "publication certification " + evidence.evidenceStatus() + " in " + environment + "\n"
+                    + Output.blockersText(evidence.blockers());
+                return Output.emit(evidence.passed(), evidence, text, format);
+            } catch (DponeException e) {
+                return Output.emit(false, Map.of("schema",
+                    io.dpone.publication.certify.PublicationCertification.SCHEMA, "run_id", runId, "passed", false,
+                    "evidence_status", "NOT_RUN", "blockers", e.blockers()),
+                    "publication certification not run:\n" + Output.blockersText(e.blockers()), format);
+            }
         }
     }
 }

@@ -45,6 +45,7 @@ public enum BlockerCode {
     // certification
     CERTIFY_SCENARIO_UNKNOWN("certify.scenario_unknown"),
     CERTIFY_NO_GREEN_ROUTE("certify.no_green_route"),
+    CERTIFY_ENVIRONMENT_NOT_APPROVED("certify.environment_not_approved"),
     // quality gates
     QUALITY_ROW_COUNT_MISMATCH("quality.row_count_mismatch"),
     QUALITY_NULL_COUNT_MISMATCH("quality.null_count_mismatch"),

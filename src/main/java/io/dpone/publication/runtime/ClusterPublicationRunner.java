@@ -82,6 +82,10 @@ public final class ClusterPublicationRunner {
     public RunReport run(BatchManifest m, String runId) {
         Instant started = Instant.now();
         PublicationDecision decision = PublicationPlanner.decide(m, env);
+        if (!io.dpone.route.FullRefreshRunner.RUN_ID.matcher(runId == null ? "" : runId).matches()) {
+            return report(m, runId, started, decision, null, null, List.of(Blocker.of(BlockerCode.RUN_ID_INVALID,
+                "--run-id", "run id must be 1-128 characters of letters, digits, '.', '_' or '-'")));
+        }
         PublicationMode mode = PublicationMode.ofReplicationMode(decision.replicationMode());
         if (!decision.blockers().isEmpty()) {
             return report(m, runId, started, decision, null, null, decision.blockers());
