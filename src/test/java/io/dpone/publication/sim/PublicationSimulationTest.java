@@ -55,6 +55,30 @@ class PublicationSimulationTest {
         assertEquals(o.receipt(), again.receipt(), "a rerun of a finished operation changes nothing");
     }
 
+    /** Exhaustive: a crash before and after every single side effect of a clean run, then one resume. */
+    @ParameterizedTest
+    @EnumSource(PublicationMode.class)
+    void aCrashAtEverySideEffectResumesToTheSameEnd(PublicationMode mode) {
+        for (boolean oldTarget : new boolean[] {true, false}) {
+            SimWorld clean = SimHarness.world(11, 3, mode, 12, oldTarget);
+            assertTrue(SimHarness.run(clean, RUN, mode, null).committed());
+            for (int k = 1; k <= clean.faults.count; k++) {
+                SimWorld w = SimHarness.world(11, 3, mode, 12, oldTarget);
+                w.faults.crashAt = k;
+                try {
+                    SimHarness.run(w, RUN, mode, null);
+                } catch (SimCrash expected) {
+                    SimInvariants.checkTargets(w);
+                }
+                w.elapse(Duration.ofSeconds(10));
+                PublicationOutcome resumed = SimHarness.run(w, RUN, mode, null);
+                assertTrue(resumed.committed() && resumed.cleanupComplete(), "crash point " + k + ": " + resumed);
+                SimInvariants.checkFinal(w, SimHarness.operationId(RUN));
+                assertEquals(List.of(), w.violations, "crash point " + k + " old target " + oldTarget);
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("seeds")
     void aSeededScheduleConvergesAfterResumes(long seed) {
