@@ -75,6 +75,12 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
+    // dpone serve (io.dpone.serve)
+    SERVE_CONFIG_UNREADABLE("serve.config_unreadable"),
+    SERVE_CONFIG_INVALID("serve.config_invalid"),
+    SERVE_ROUTE_FILE_INVALID("serve.route_file_invalid"),
+    SERVE_RUN_SKIPPED_BUSY("serve.run_skipped_busy"),
+    SERVE_SHUTDOWN_INTERRUPTED("serve.shutdown_interrupted"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 
