@@ -62,8 +62,11 @@ public final class FullRefreshRunner {
     }
 
     static List<Blocker> blockersOf(Throwable t) {
-        if (t instanceof DponeException d) {
-            return d.blockers();
+        // a typed failure inside a split step arrives wrapped ("Multicast processing failed ..."): keep its blockers
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof DponeException d) {
+                return d.blockers();
+            }
         }
         if (t instanceof ClickHouseQueryException) {
             return List.of(Blocker.of(BlockerCode.SINK_LOAD_FAILED, "sink",

@@ -75,7 +75,8 @@ public final class BatchJob implements Processor {
             }
             LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId, stats.getLastStatus(),
                 r.loadedRows(), r.chunks(), r.durationMs(), r.blockers().isEmpty() ? ""
-                    : " " + Redactor.global().redact(r.blockers().stream().map(Blocker::code).distinct().toList().toString()));
+                    : " " + Redactor.global().redact(r.blockers().stream()
+                        .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString()));
             return stats.getLastStatus();
         } catch (RuntimeException e) {
             LOG.error("job {}: {}", job.name(), Redactor.global().describe(e));
