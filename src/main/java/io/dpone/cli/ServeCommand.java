@@ -38,9 +38,18 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (logFormat == Format.json) {
-            System.setErr(new JsonLogStream(System.err));
+        java.io.PrintStream stderr = System.err;
+        try {
+            if (logFormat == Format.json) {
+                System.setErr(new JsonLogStream(stderr));
+            }
+            return serve(stderr);
+        } finally {
+            System.setErr(stderr);
         }
+    }
+
+    private int serve(java.io.PrintStream stderr) throws InterruptedException {
         ServeRuntime runtime;
         try {
             ServeConfig c = ServeConfigLoader.load(config);
@@ -52,6 +61,7 @@ public final class ServeCommand implements Callable<Integer> {
             }
             runtime = ServeRuntime.start(c, ConnectionContext.fromEnvironment(), Map.of());
         } catch (DponeException e) {
+            System.setErr(stderr); // the typed failure document goes out whole, not as log lines
             return blocked(e.blockers());
         }
         Thread hook = new Thread(runtime::stop, "dpone-serve-sigterm");
