@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code dpone serve --log-format json}: turns every line the process writes to stderr (slf4j-simple's
- * {@code [thread] LEVEL logger - message}, or any other text) into one JSON object per line:
+ * {@code [time ][thread] LEVEL logger - message}, or any other text) into one JSON object per line:
  * {@code {"ts","level","thread","logger","message"}}. The message passes the redaction layer before it is encoded.
  */
 public final class JsonLogStream extends PrintStream {
@@ -26,13 +26,13 @@ public final class JsonLogStream extends PrintStream {
     /** One JSON log line for {@code line} (without its newline). */
     public static String toJson(String line, Instant now) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("ts", now.toString());
         Matcher m = Lines.SIMPLE.matcher(line);
+        doc.put("ts", m.matches() && m.group(1) != null ? m.group(1) : now.toString());
         if (m.matches()) {
-            doc.put("level", m.group(2));
-            doc.put("thread", m.group(1));
-            doc.put("logger", m.group(3));
-            doc.put("message", Redactor.global().redact(m.group(4)));
+            doc.put("level", m.group(3));
+            doc.put("thread", m.group(2));
+            doc.put("logger", m.group(4));
+            doc.put("message", Redactor.global().redact(m.group(5)));
         } else {
             doc.put("level", "INFO");
             doc.put("logger", "stderr");
@@ -46,7 +46,8 @@ public final class JsonLogStream extends PrintStream {
     }
 
     private static final class Lines extends OutputStream {
-        static final Pattern SIMPLE = Pattern.compile("^\\[([^\\]]*)\\] (TRACE|DEBUG|INFO|WARN|ERROR) (\\S+) - (.*)$");
+        static final Pattern SIMPLE = Pattern.compile(
+            "^(?:(\\d{4}-\\d{2}-\\d{2}T\\S+) )?\\[(.*?)\\] (TRACE|DEBUG|INFO|WARN|ERROR) (\\S+) - (.*)$");
         static final ObjectMapper MAPPER = new ObjectMapper();
         private final PrintStream target;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);

@@ -93,6 +93,10 @@ class ServeConfigTest {
         assertTrue(line.startsWith("{\"ts\":\"2026-01-01T00:00:00Z\",\"level\":\"WARN\",\"thread\":\"main\","
             + "\"logger\":\"io.dpone.serve.BatchJob\",\"message\":"), line);
         assertTrue(!line.contains("hunter22") && !line.contains("/var/lib/dpone") && !line.contains("db:1433"), line);
+        String stamped = JsonLogStream.toJson("2026-02-02T10:00:00.000Z [Camel (camel-1) thread #3 - timer://x] INFO a.B - hi",
+            Instant.parse("2026-01-01T00:00:00Z"));
+        assertTrue(stamped.startsWith("{\"ts\":\"2026-02-02T10:00:00.000Z\",\"level\":\"INFO\",\"thread\":\"Camel (camel-1)"
+            + " thread #3 - timer://x\",\"logger\":\"a.B\",\"message\":\"hi\"}"), stamped);
         String other = JsonLogStream.toJson("plain text", Instant.parse("2026-01-01T00:00:00Z"));
         assertTrue(other.contains("\"logger\":\"stderr\"") && other.contains("\"message\":\"plain text\""), other);
     }
