@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServeRuntime implements AutoCloseable {
     public static final String DOMAIN = "io.dpone";
+    /** The paths Camel's management HTTP server serves (camel-platform-http-main 4.18, {@code camel.management.*}). */
+    public static final String HEALTH = "/observe/health";
+    public static final String HEALTH_LIVE = HEALTH + "/live";
+    public static final String HEALTH_READY = HEALTH + "/ready";
+    public static final String METRICS = "/observe/metrics";
     private static final Logger LOG = LoggerFactory.getLogger(ServeRuntime.class);
 
     private final DponeCamel camel;
