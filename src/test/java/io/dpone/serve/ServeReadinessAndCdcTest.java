@@ -1,0 +1,72 @@
+package io.dpone.serve;
+
+import static io.dpone.serve.ServeFixture.await;
+import static io.dpone.serve.ServeFixture.get;
+import static io.dpone.serve.ServeFixture.jmx;
+import static io.dpone.serve.ServeFixture.sample;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.testing.Manifests;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Readiness reflects the configured connections (an unknown object-storage alias makes the pod unready, liveness
+ * stays up), and a CDC stream ticks through the shipped tick route: applied once, replayed after, committed
+ * position and counters in JMX and Prometheus.
+ */
+class ServeReadinessAndCdcTest {
+    static final String STREAM = "io.dpone:type=cdc,name=orders";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readinessReportsConnectionsAndCdcTicksAreCounted() throws Exception {
+        Path cdc = Files.createDirectories(dir.resolve("cdc"));
+        Files.copy(Path.of("examples/cdc/orders/events.json"), cdc.resolve("events.json"));
+        Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
+        ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h, start_after: 1h}", """
+            readiness: {connections: [s3_missing]}
+            cdc_streams:
+              - name: orders
+                schedule: {every: 200ms, start_after: 100ms}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: orders-cdc
+                source_schema: dbo
+                source_table: orders
+                target_dataset: analytics.orders
+                unique_keys: [order_id]
+                events_json: cdc/events.json
+                checkpoint_json: cdc/checkpoint.json
+                output_dir: cdc/out
+            """));
+        int port = config.httpPort();
+        try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(TestEngines.newH2Url()), Map.of())) {
+            await(Duration.ofSeconds(30), "three CDC ticks", () -> (Long) jmx(STREAM, "Ticks") >= 3);
+            assertEquals("passed", jmx(STREAM, "LastStatus"), () -> (String) jmx(STREAM, "LastBlockerCodes"));
+            long applied = (Long) jmx(STREAM, "EventsApplied");
+            assertTrue(applied > 0, "the first tick applies the batch");
+            assertEquals("0x14", jmx(STREAM, "CommittedPosition"));
+            await(Duration.ofSeconds(10), "more ticks", () -> (Long) jmx(STREAM, "Ticks") >= 5);
+            assertEquals(applied, jmx(STREAM, "EventsApplied"), "later ticks replay, nothing is applied twice");
+            double prom = sample(get(port, ServeRuntime.METRICS).body(), "dpone_cdc_events_applied_total",
+                "stream=\"orders\"");
+            assertEquals(applied, prom, 0.0);
+
+            ServeFixture.Response ready = get(port, ServeRuntime.HEALTH_READY);
+            assertEquals(503, ready.status(), ready.body());
+            assertTrue(ready.body().contains("connection:s3_missing") && ready.body().contains("DOWN"), ready.body());
+            assertTrue(!ready.body().contains(dir.toString()), "no local path in the health output");
+            assertEquals(200, get(port, ServeRuntime.HEALTH_LIVE).status(), "liveness does not depend on connections");
+        }
+    }
+}
