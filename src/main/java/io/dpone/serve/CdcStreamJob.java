@@ -49,9 +49,18 @@ public final class CdcStreamJob implements Processor {
         try {
             CdcRuntimeRunReport r = CdcTickRunner.run(camel, CdcRuntime.tick(stream.options(), CdcRuntime.newRunId(), null));
             stats.record(r);
-            LOG.info("cdc stream {}: tick {} {}: read {}, applied {}, committed position {}", stream.name(), r.runId(),
-                stats.getLastStatus(), r.counts() == null ? 0 : r.counts().read(),
-                r.counts() == null ? 0 : r.counts().applied(), stats.getCommittedPosition());
+            int applied = r.counts() == null ? 0 : r.counts().applied();
+            String line = "cdc stream {}: tick {} {}: read {}, applied {}, committed position {}";
+            Object[] args = {stream.name(), r.runId(), stats.getLastStatus(), r.counts() == null ? 0 : r.counts().read(),
+                applied, stats.getCommittedPosition()};
+            if (!r.passed()) {
+                LOG.warn(line + " " + Redactor.global().redact(r.blockers().stream().map(b -> b.code()).toList().toString()),
+                    args);
+            } else if (applied > 0) {
+                LOG.info(line, args);
+            } else {
+                LOG.debug(line, args); // an idle tick: counted in JMX and metrics, not worth a log line per tick
+            }
         } catch (RuntimeException e) {
             LOG.error("cdc stream {}: {}", stream.name(), Redactor.global().describe(e));
         } finally {

@@ -66,7 +66,12 @@ public final class ServeRuntime implements AutoCloseable {
         Map<String, Object> beans = new LinkedHashMap<>(overrides);
         beans.put("loadChunk", new StopAwareLoadChunk(
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
-        DponeCamel camel = DponeCamel.start(null, true, beans, properties(config));
+        DponeCamel camel;
+        try {
+            camel = DponeCamel.start(null, true, beans, properties(config));
+        } catch (RuntimeException e) { // e.g. the management port is taken
+            throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
+        }
         try {
             CamelContext ctx = camel.context();
             RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory());

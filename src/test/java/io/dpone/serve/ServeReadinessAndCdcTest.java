@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Readiness reflects the configured connections (an unknown object-storage alias makes the pod unready, liveness
- * stays up), and a CDC stream ticks through the shipped tick route: applied once, replayed after, committed
- * position and counters in JMX and Prometheus.
+ * stays up), a CDC stream ticks through the shipped tick route (applied once, replayed after, committed position
+ * and counters in JMX and Prometheus), a cron (quartz) schedule fires, and a certification runs on demand over JMX.
  */
 class ServeReadinessAndCdcTest {
     static final String STREAM = "io.dpone:type=cdc,name=orders";
@@ -48,7 +48,25 @@ class ServeReadinessAndCdcTest {
                 events_json: cdc/events.json
                 checkpoint_json: cdc/checkpoint.json
                 output_dir: cdc/out
-            """));
+              - name: orders_cron
+                schedule: {cron: "* * * * * ?"}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: orders-cron
+                source_schema: dbo
+                source_table: orders
+                target_dataset: analytics.orders_cron
+                unique_keys: [order_id]
+                events_json: cdc/events.json
+                checkpoint_json: cdc/checkpoint_cron.json
+                output_dir: cdc/out_cron
+            certifications:
+              - name: nightly
+                manifest: %s
+                scenario: preflight_only
+                output: evidence
+            """.formatted(manifest.toAbsolutePath())));
         int port = config.httpPort();
         try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(TestEngines.newH2Url()), Map.of())) {
             await(Duration.ofSeconds(30), "three CDC ticks", () -> (Long) jmx(STREAM, "Ticks") >= 3);
@@ -61,6 +79,16 @@ class ServeReadinessAndCdcTest {
             double prom = sample(get(port, ServeRuntime.METRICS).body(), "dpone_cdc_events_applied_total",
                 "stream=\"orders\"");
             assertEquals(applied, prom, 0.0);
+
+            await(Duration.ofSeconds(30), "a tick of the cron stream (quartz)",
+                () -> (Long) jmx("io.dpone:type=cdc,name=orders_cron", "Ticks") >= 1);
+
+            String certified = (String) ServeFixture.invoke("io.dpone:type=certifications,name=nightly", "certify");
+            assertTrue(certified.contains("run_id=nightly-"), certified);
+            assertEquals(certified, jmx("io.dpone:type=certifications,name=nightly", "LastResult"));
+            try (var evidence = Files.list(dir.resolve("evidence"))) {
+                assertEquals(1, evidence.count(), "one evidence directory per certification run");
+            }
 
             ServeFixture.Response ready = get(port, ServeRuntime.HEALTH_READY);
             assertEquals(503, ready.status(), ready.body());
