@@ -5,13 +5,19 @@ import static io.dpone.serve.ServeFixture.get;
 import static io.dpone.serve.ServeFixture.jmx;
 import static io.dpone.serve.ServeFixture.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeReadinessAndCdcTest {
     static final String STREAM = "io.dpone:type=cdc,name=orders";
+    static final String SECRET = "planted-S3cret-4711";
 
     @TempDir
     Path dir;
@@ -33,7 +40,7 @@ class ServeReadinessAndCdcTest {
         Files.copy(Path.of("examples/cdc/orders/events.json"), cdc.resolve("events.json"));
         Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
         ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h, start_after: 1h}", """
-            readiness: {connections: [s3_missing]}
+            readiness: {connections: [s3_missing, clickhouse_unreachable]}
             cdc_streams:
               - name: orders
                 schedule: {every: 200ms, start_after: 100ms}
@@ -68,7 +75,13 @@ class ServeReadinessAndCdcTest {
                 output: evidence
             """.formatted(manifest.toAbsolutePath())));
         int port = config.httpPort();
-        try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(TestEngines.newH2Url()), Map.of())) {
+        Path passwordFile = Files.writeString(dir.resolve("ch.password"), SECRET);
+        Map<String, ContextEntry> entries = new HashMap<>();
+        entries.put(TestEngines.SOURCE, TestEngines.context(TestEngines.newH2Url()).entry(TestEngines.SOURCE).orElseThrow());
+        entries.put(TestEngines.CLICKHOUSE, TestEngines.context("unused").entry(TestEngines.CLICKHOUSE).orElseThrow());
+        entries.put("clickhouse_unreachable", new ContextEntry("clickhouse_unreachable", ConnectionType.CLICKHOUSE,
+            "http://dpone-unreachable.invalid:8123", "dpone", null, passwordFile.toString(), false, Map.of()));
+        try (ServeRuntime serve = ServeRuntime.start(config, ConnectionContext.of(entries, false), Map.of())) {
             await(Duration.ofSeconds(30), "three CDC ticks", () -> (Long) jmx(STREAM, "Ticks") >= 3);
             assertEquals("passed", jmx(STREAM, "LastStatus"), () -> (String) jmx(STREAM, "LastBlockerCodes"));
             long applied = (Long) jmx(STREAM, "EventsApplied");
@@ -93,7 +106,11 @@ class ServeReadinessAndCdcTest {
             ServeFixture.Response ready = get(port, ServeRuntime.HEALTH_READY);
             assertEquals(503, ready.status(), ready.body());
             assertTrue(ready.body().contains("connection:s3_missing") && ready.body().contains("DOWN"), ready.body());
-            assertTrue(!ready.body().contains(dir.toString()), "no local path in the health output");
+            assertTrue(ready.body().contains("connection:clickhouse_unreachable"), ready.body());
+            String all = get(port, ServeRuntime.HEALTH_READY + "?data=true").body();
+            for (String leak : List.of(dir.toString(), SECRET, "dpone-unreachable.invalid")) {
+                assertFalse(all.contains(leak), "health output leaks " + leak + ": " + all);
+            }
             assertEquals(200, get(port, ServeRuntime.HEALTH_LIVE).status(), "liveness does not depend on connections");
         }
     }
