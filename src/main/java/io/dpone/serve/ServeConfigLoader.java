@@ -82,7 +82,7 @@ public final class ServeConfigLoader {
         keys(root, "", TOP);
         JsonNode http = root.path("http");
         keys(http, "http", Set.of("port"));
-        int port = intValue(http, "http.port", ServeConfig.DEFAULT_HTTP_PORT, 0, 65535);
+        int port = port(http.get("port"), "http.port");
         Path state = root.has("state_dir") ? path(root.get("state_dir"), "state_dir") : null;
         JsonNode routes = root.path("routes");
         keys(routes, "routes", Set.of("directory", "reload", "reload_interval"));
@@ -246,14 +246,13 @@ public final class ServeConfigLoader {
         return n.has(key) ? path(n.get(key), p + "." + key) : null;
     }
 
-    private int intValue(JsonNode parent, String p, int fallback, int min, int max) {
-        JsonNode n = parent.get("port");
+    private int port(JsonNode n, String p) {
         if (n == null) {
-            return fallback;
+            return ServeConfig.DEFAULT_HTTP_PORT;
         }
-        if (!n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < min || n.asInt() > max) {
-            invalid(p, "must be an integer from " + min + " to " + max);
-            return fallback;
+        if (!n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < 1 || n.asInt() > 65535) {
+            invalid(p, "must be an integer from 1 to 65535");
+            return ServeConfig.DEFAULT_HTTP_PORT;
         }
         return n.asInt();
     }

@@ -7,7 +7,6 @@ import io.dpone.error.DponeException;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.LoadChunkProcessor;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,13 +14,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import javax.management.ObjectName;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Processor;
 import org.apache.camel.health.HealthCheckRegistry;
-import org.apache.camel.spi.ManagementAgent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,26 +75,13 @@ public final class ServeRuntime implements AutoCloseable {
             TargetLocks locks = new TargetLocks();
             JobState state = new JobState(stateDir);
             FullRefreshRunner runner = new FullRefreshRunner(camel, context, stateDir);
-            Map<String, TransferStats> routeStats = new ConcurrentHashMap<>();
-            MeterRegistry meters = ctx.getRegistry().findSingleByType(MeterRegistry.class);
-            ServeMetrics metrics = meters == null ? null : new ServeMetrics(meters);
-            ManagementAgent agent = ctx.getManagementStrategy().getManagementAgent();
+            Inspection inspection = new Inspection(ctx);
             List<ServeRoutes.Entry> entries = new ArrayList<>();
             Map<String, BatchJob> jobs = new LinkedHashMap<>();
             for (ServeConfig.Job job : config.jobs()) {
-                BatchJob b = new BatchJob(job, runner, state, locks, signal, id -> routeStats.computeIfAbsent(id, r -> {
-                    TransferStats s = new TransferStats(r);
-                    register(agent, s, "routes", r);
-                    if (metrics != null) {
-                        metrics.route(s);
-                    }
-                    return s;
-                }));
+                BatchJob b = new BatchJob(job, runner, state, locks, signal, inspection::route);
                 jobs.put(job.name(), b);
-                register(agent, b.stats(), "jobs", job.name());
-                if (metrics != null) {
-                    metrics.job(b.stats());
-                }
+                inspection.job(b.stats());
                 String id = "dpone_job_" + job.name();
                 entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, job.schedule()), b));
             }
@@ -106,16 +89,13 @@ public final class ServeRuntime implements AutoCloseable {
             for (ServeConfig.CdcStream stream : config.cdcStreams()) {
                 CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal);
                 streams.put(stream.name(), c);
-                register(agent, c.stats(), "cdc", stream.name());
-                if (metrics != null) {
-                    metrics.cdc(c.stats());
-                }
+                inspection.cdc(c.stats());
                 String id = "dpone_cdc_" + stream.name();
                 entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, stream.schedule()), c));
             }
             for (ServeConfig.CertificationSpec spec : config.certifications()) {
                 CertificationJob c = new CertificationJob(spec, context, stateDir, locks, signal);
-                register(agent, c, "certifications", spec.name());
+                inspection.bean(c, "certifications", spec.name());
                 String id = "dpone_certify_" + spec.name();
                 entries.add(new ServeRoutes.Entry(id, "direct:" + id, c));
             }
@@ -124,7 +104,7 @@ public final class ServeRuntime implements AutoCloseable {
                     + config.reloadInterval().toMillis() + "&delay=" + config.reloadInterval().toMillis(),
                     exchange -> routes.scan()));
             }
-            register(agent, routes, "serve", "routes");
+            inspection.bean(routes, "serve", "routes");
             HealthCheckRegistry health = HealthCheckRegistry.get(ctx);
             for (String alias : readinessAliases(config)) {
                 health.register(new ConnectionHealthCheck(context, alias));
@@ -167,18 +147,6 @@ public final class ServeRuntime implements AutoCloseable {
         }
         aliases.addAll(config.readiness());
         return aliases;
-    }
-
-    private static void register(ManagementAgent agent, Object bean, String type, String name) {
-        if (agent == null) {
-            return;
-        }
-        try {
-            agent.register(bean, new ObjectName(DOMAIN + ":type=" + type + ",name=" + name));
-        } catch (Exception e) {
-            throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve.jmx", "cannot register the " + type
-                + " MBean '" + name + "': " + io.dpone.connect.Redactor.global().describe(e));
-        }
     }
 
     public CamelContext context() {
