@@ -7,6 +7,7 @@ import io.dpone.error.DponeException;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.LoadChunkProcessor;
+import io.dpone.route.UploadChunkProcessor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,8 +61,11 @@ public final class ServeRuntime implements AutoCloseable {
         Path stateDir = config.stateDir() != null ? config.stateDir() : EmbeddedDefaults.home().resolve("serve");
         ShutdownSignal signal = new ShutdownSignal();
         Map<String, Object> beans = new LinkedHashMap<>(overrides);
-        beans.put("loadChunk", new StopAwareLoadChunk(
+        // the per-chunk steps of the transfer routes: streaming routes load, object-storage routes upload first
+        beans.put("loadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
+        beans.put("uploadChunk", new StopAwareChunkStep(
+            (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
         DponeCamel camel;
         try {
             camel = DponeCamel.start(null, true, beans, properties(config));

@@ -6,16 +6,17 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Bound over the transfer routes' {@code loadChunk} step in {@code dpone serve}: once the process is stopping, the
+ * Bound over the transfer routes' per-chunk step in {@code dpone serve} ({@code loadChunk} of the streaming routes,
+ * {@code uploadChunk} of the object-storage routes): once the process is stopping, the
  * chunk being loaded finishes and the next one is refused with {@code serve.shutdown_interrupted}. The shared
  * error policy then stops the reader and drops the run's own staging, and the job keeps its run id for the next
  * start, which resumes it (a full refresh restarts its staging under the same run id; the target is untouched).
  */
-public final class StopAwareLoadChunk implements Processor {
+public final class StopAwareChunkStep implements Processor {
     private final Processor delegate;
     private final ShutdownSignal signal;
 
-    public StopAwareLoadChunk(Processor delegate, ShutdownSignal signal) {
+    public StopAwareChunkStep(Processor delegate, ShutdownSignal signal) {
         this.delegate = delegate;
         this.signal = signal;
     }
