@@ -5,6 +5,7 @@ import io.dpone.manifest.BatchManifest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A validated {@code dpone serve} configuration (see {@code examples/serve/embedded-serve.yaml} and
@@ -18,10 +19,12 @@ import java.util.List;
  * @param reloadInterval   how often the routes directory is rescanned
  * @param shutdownTimeout  the bound of a graceful stop ({@code camel.main.shutdown-timeout})
  * @param readiness        extra connection aliases whose reachability the readiness probe reports
+ * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
  */
 public record ServeConfig(int httpPort, Path stateDir, Path routesDirectory, boolean routesReload,
                           Duration reloadInterval, Duration shutdownTimeout, List<String> readiness,
-                          List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications) {
+                          List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
+                          Map<String, String> camelProperties) {
     public static final int DEFAULT_HTTP_PORT = 8080;
 
     public ServeConfig {
@@ -29,18 +32,19 @@ public record ServeConfig(int httpPort, Path stateDir, Path routesDirectory, boo
         jobs = List.copyOf(jobs);
         cdcStreams = List.copyOf(cdcStreams);
         certifications = List.copyOf(certifications);
+        camelProperties = Map.copyOf(camelProperties);
     }
 
     /** A copy listening on {@code port} ({@code --http-port}). */
     public ServeConfig withHttpPort(int port) {
         return new ServeConfig(port, stateDir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
-            readiness, jobs, cdcStreams, certifications);
+            readiness, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
         return new ServeConfig(httpPort, dir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
-            readiness, jobs, cdcStreams, certifications);
+            readiness, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** When a job fires: every {@code every} (first after {@code startAfter}), or on a Quartz {@code cron}. */

@@ -20,7 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -35,7 +37,7 @@ public final class ServeConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(
         YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final Set<String> TOP = Set.of("http", "state_dir", "routes", "shutdown", "readiness", "jobs",
-        "cdc_streams", "certifications");
+        "cdc_streams", "certifications", "camel_properties");
 
     private final Path base;
     private final List<Blocker> blockers = new ArrayList<>();
@@ -106,7 +108,21 @@ public final class ServeConfigLoader {
         if (jobs.isEmpty() && streams.isEmpty() && certs.isEmpty()) {
             invalid("jobs", "configure at least one job, CDC stream or certification");
         }
-        return new ServeConfig(port, state, routesDir, reload, reloadEvery, timeout, readiness, jobs, streams, certs);
+        Map<String, String> camel = new LinkedHashMap<>();
+        JsonNode props = root.get("camel_properties");
+        if (props != null && !props.isObject()) {
+            invalid("camel_properties", "must be a mapping of camel-main property names to values");
+        } else if (props != null) {
+            props.fields().forEachRemaining(e -> {
+                if (!e.getKey().startsWith("camel.") || !e.getValue().isValueNode()) {
+                    invalid("camel_properties." + e.getKey(), "must be a camel.* property with a scalar value");
+                } else {
+                    camel.put(e.getKey(), e.getValue().asText());
+                }
+            });
+        }
+        return new ServeConfig(port, state, routesDir, reload, reloadEvery, timeout, readiness, jobs, streams, certs,
+            camel);
     }
 
     private ServeConfig.Job job(JsonNode n, String p, Set<String> names) {

@@ -115,8 +115,9 @@ public final class ServeRuntime implements AutoCloseable {
             }
             health.register(new RouteFilesHealthCheck(routes));
             ctx.addRoutes(new ServeRoutes(entries));
-            LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s), management port {}",
-                jobs.size(), streams.size(), config.certifications().size(), config.httpPort());
+            LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
+                + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
+                config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
             return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir);
         } catch (Exception e) {
             camel.close();
@@ -139,6 +140,7 @@ public final class ServeRuntime implements AutoCloseable {
         p.put("camel.metrics.enabled", "true");
         p.put("camel.metrics.binders", "jvm-memory,processor,jvm-thread");
         p.put("camel.health.exposureLevel", "full");
+        p.putAll(config.camelProperties());
         return p;
     }
 

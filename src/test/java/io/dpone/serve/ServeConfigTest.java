@@ -33,6 +33,8 @@ class ServeConfigTest {
         assertEquals("typed_binary_streaming", job.manifest().sink().options().route());
         assertTrue(c.routesReload() && c.routesDirectory().endsWith(Path.of("examples/serve/routes")));
         assertEquals(Set.of("mssql_demo", "clickhouse_default"), ServeRuntime.readinessAliases(c));
+        assertEquals("8080", ServeRuntime.properties(c).get("camel.management.port"));
+        assertEquals("30", ServeRuntime.properties(c).get("camel.main.shutdownTimeout"));
     }
 
     @Test
@@ -43,6 +45,7 @@ class ServeConfigTest {
             colour: blue
             routes: {reload: maybe}
             shutdown: {timeout: soon}
+            camel_properties: {camel.main.jmxManagementStatisticsLevel: Extended, dpone.x: y}
             jobs:
               - name: a
                 manifest: %s
@@ -60,7 +63,8 @@ class ServeConfigTest {
             "serve.config_invalid@routes.reload", "serve.config_invalid@shutdown.timeout",
             "serve.config_invalid@jobs[0].schedule", "serve.config_invalid@jobs[1].name",
             "manifest.unreadable@jobs[1].manifest:$", "serve.config_invalid@jobs[1].schedule.cron",
-            "serve.config_invalid@jobs[2].name", "serve.config_invalid@jobs[2].schedule.every")) {
+            "serve.config_invalid@jobs[2].name", "serve.config_invalid@jobs[2].schedule.every",
+            "serve.config_invalid@camel_properties.dpone.x")) {
             assertTrue(at.contains(expected), () -> expected + " not in " + at);
         }
     }
