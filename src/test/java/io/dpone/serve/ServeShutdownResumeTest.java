@@ -64,7 +64,9 @@ class ServeShutdownResumeTest {
             assertEquals("skipped_busy", first.job("sales").runOnce(), "an overlapping run is skipped, not queued");
             assertEquals(1, first.job("sales").stats().getSkippedOverlaps());
             long t0 = System.nanoTime();
+            Thread watchdog = dumpThreadsAfter(Duration.ofSeconds(8));
             first.stop();
+            watchdog.interrupt();
             long stopMillis = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(stopMillis < 20_000, "stop must be bounded, took " + stopMillis + " ms");
             assertEquals(3, calls.get(), "the chunk in flight finished and no further chunk was loaded");
@@ -90,5 +92,27 @@ class ServeShutdownResumeTest {
             }
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         }
+    }
+
+    /** Prints every thread's stack if the stop takes longer than {@code after} (a diagnostic for a hung stop). */
+    private static Thread dumpThreadsAfter(Duration after) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(after.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            StringBuilder sb = new StringBuilder("stop still running after " + after + "; threads:\n");
+            Thread.getAllStackTraces().forEach((th, stack) -> {
+                sb.append(th.getName()).append(" ").append(th.getState()).append('\n');
+                for (StackTraceElement e : stack) {
+                    sb.append("    at ").append(e).append('\n');
+                }
+            });
+            System.err.println(sb);
+        }, "stop-watchdog");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }
