@@ -39,14 +39,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         java.io.PrintStream stderr = System.err;
-        try {
-            if (logFormat == Format.json) {
-                System.setErr(new JsonLogStream(stderr));
-            }
-            return serve(stderr);
-        } finally {
-            System.setErr(stderr);
+        if (logFormat == Format.json) {
+            // stays in place until the JVM exits: shutdown hooks still log after the serve has stopped
+            System.setErr(new JsonLogStream(stderr));
         }
+        return serve(stderr);
     }
 
     private int serve(java.io.PrintStream stderr) throws InterruptedException {

@@ -192,8 +192,8 @@ public final class ServeRuntime implements AutoCloseable {
         try {
             camel.close();
         } finally {
-            stopped.countDown();
             LOG.info("dpone serve stopped");
+            stopped.countDown();
         }
     }
 
