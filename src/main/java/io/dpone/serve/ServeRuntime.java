@@ -144,12 +144,17 @@ public final class ServeRuntime implements AutoCloseable {
         return p;
     }
 
-    /** The aliases readiness reports: every job's source and sink, plus {@code readiness.connections}. */
+    /**
+     * The aliases readiness reports: every job's source and sink, the object storage its columnar fast path stages
+     * through ({@code runtime_access.connection_id}), plus {@code readiness.connections}.
+     */
     static Set<String> readinessAliases(ServeConfig config) {
         Set<String> aliases = new LinkedHashSet<>();
         for (ServeConfig.Job job : config.jobs()) {
             aliases.add(job.manifest().source().connectionRef());
             aliases.add(job.manifest().sink().connectionRef());
+            io.dpone.manifest.ColumnarFastPath.of(job.manifest().source().nativeTransfer())
+                .map(io.dpone.manifest.ColumnarFastPath::runtimeConnectionId).ifPresent(aliases::add);
         }
         aliases.addAll(config.readiness());
         return aliases;

@@ -38,6 +38,18 @@ class ServeConfigTest {
     }
 
     @Test
+    void readinessProbesTheObjectStorageOfAColumnarJob() {
+        Path file = Manifests.write(dir.resolve("s3.yaml"), """
+            jobs:
+              - name: columnar
+                manifest: %s
+                schedule: {every: 1h}
+            """.formatted(Path.of("examples/certification/embedded-sales.yaml").toAbsolutePath()));
+        assertEquals(Set.of("mssql_demo", "clickhouse_default", "s3_stage"),
+            ServeRuntime.readinessAliases(ServeConfigLoader.load(file)));
+    }
+
+    @Test
     void everyProblemIsReportedWithItsPath() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         Path file = Manifests.write(dir.resolve("bad.yaml"), """
