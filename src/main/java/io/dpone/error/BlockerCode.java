@@ -124,6 +124,12 @@ public enum BlockerCode {
     PUBLICATION_GRANTS_MISSING("publication.grants_missing"),
     PUBLICATION_DDL_RETENTION_TOO_SHORT("publication.ddl_queue_retention_too_short"),
     PUBLICATION_INVENTORY_INCOMPLETE("publication.inventory_incomplete"),
+    // dpone serve (io.dpone.serve)
+    SERVE_CONFIG_UNREADABLE("serve.config_unreadable"),
+    SERVE_CONFIG_INVALID("serve.config_invalid"),
+    SERVE_ROUTE_FILE_INVALID("serve.route_file_invalid"),
+    SERVE_RUN_SKIPPED_BUSY("serve.run_skipped_busy"),
+    SERVE_SHUTDOWN_INTERRUPTED("serve.shutdown_interrupted"),
     // generic
     INTERNAL_ERROR("runtime.internal_error");
 

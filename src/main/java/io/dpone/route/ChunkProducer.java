@@ -182,9 +182,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for the source reader");
             }
         }
-        if (next instanceof RuntimeException e) {
+        if (next instanceof Exception e) { // the reader's failure (an interrupt arrives as InterruptedException)
             next = END;
-            throw e;
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("the source reader stopped", e);
         }
         return next != END;
     }
@@ -219,5 +219,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     public void close() {
         cancelled = true;
         WorkerThreads.stop(thread);
+        // after a failure Camel's split drains the iterator to release what is left: leave it only the end marker,
+        // or it waits forever for a chunk the stopped encoder will never put
+        queue.clear();
+        queue.offer(END);
     }
 }

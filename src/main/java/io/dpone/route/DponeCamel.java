@@ -29,7 +29,17 @@ public final class DponeCamel implements AutoCloseable {
      * own step, or a fault-injecting step in the crash tests).
      */
     public static DponeCamel start(String extraRoutesPattern, boolean jmx, java.util.Map<String, Object> overrides) {
+        return start(extraRoutesPattern, jmx, overrides, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #start(String, boolean, java.util.Map)}, with camel-main properties ({@code camel.management.port},
+     * {@code camel.metrics.enabled}, ...) applied before the context starts ({@code dpone serve}).
+     */
+    public static DponeCamel start(String extraRoutesPattern, boolean jmx, java.util.Map<String, Object> overrides,
+                                   java.util.Map<String, String> properties) {
         Main main = new Main();
+        properties.forEach(main::addInitialProperty);
         main.configure().withRoutesIncludePattern(extraRoutesPattern == null || extraRoutesPattern.isBlank()
             ? CLASSPATH_ROUTES : CLASSPATH_ROUTES + "," + extraRoutesPattern);
         main.configure().withJmxEnabled(jmx);

@@ -33,6 +33,11 @@ public final class FullRefreshRunner {
     }
 
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
+        if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(manifest)) {
+            // a requested cluster publication (CLI, Java API, serve jobs) never falls back to a local route
+            return new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv)
+                .run(manifest, runId);
+        }
         return run(manifest, runId, progress, 0);
     }
 
@@ -62,8 +67,11 @@ public final class FullRefreshRunner {
     }
 
     static List<Blocker> blockersOf(Throwable t) {
-        if (t instanceof DponeException d) {
-            return d.blockers();
+        // a typed failure inside a split step arrives wrapped ("Multicast processing failed ..."): keep its blockers
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof DponeException d) {
+                return d.blockers();
+            }
         }
         if (t instanceof ClickHouseQueryException) {
             return List.of(Blocker.of(BlockerCode.SINK_LOAD_FAILED, "sink",

@@ -1,0 +1,89 @@
+package io.dpone.serve;
+
+import io.dpone.connect.Redactor;
+import io.dpone.error.Blocker;
+import io.dpone.report.RunReport;
+import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.ProgressListener;
+import java.util.function.Function;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One scheduled full refresh: the body of a job's timer/quartz route and of its JMX {@code runNow}. Skips (and
+ * counts) a tick when the process is stopping or the target table is busy; resumes the job's in-flight run id
+ * from {@link JobState} when the last process stopped mid-run; otherwise starts a new run id.
+ */
+public final class BatchJob implements Processor {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchJob.class);
+
+    private final ServeConfig.Job job;
+    private final FullRefreshRunner runner;
+    private final JobState state;
+    private final TargetLocks locks;
+    private final ShutdownSignal signal;
+    private final JobStats stats;
+    private final Function<String, TransferStats> routeStats;
+
+    public BatchJob(ServeConfig.Job job, FullRefreshRunner runner, JobState state, TargetLocks locks,
+                    ShutdownSignal signal, Function<String, TransferStats> routeStats) {
+        this.job = job;
+        this.runner = runner;
+        this.state = state;
+        this.locks = locks;
+        this.signal = signal;
+        this.routeStats = routeStats;
+        this.stats = new JobStats(job.name(), this::runOnce);
+    }
+
+    public JobStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        exchange.getMessage().setBody(runOnce());
+    }
+
+    /** Runs the job once unless stopping or busy; returns passed, failed, interrupted, skipped_busy or stopping. */
+    public String runOnce() {
+        if (signal.stopping()) {
+            return "stopping";
+        }
+        if (!locks.tryAcquire(job.targetKey())) {
+            stats.skipped();
+            LOG.warn("job {}: serve.run_skipped_busy: another run of {} is in flight; tick skipped ({} so far)",
+                job.name(), job.manifest().sink().table(), stats.getSkippedOverlaps());
+            return "skipped_busy";
+        }
+        try {
+            var inFlight = state.inFlight(job.name());
+            String runId = inFlight.map(JobState.InFlight::runId).orElseGet(() -> RunIds.next(job.name()));
+            state.begin(job.name(), runId);
+            stats.running(runId);
+            LOG.info("job {}: run {} {}", job.name(), runId, inFlight.isPresent() ? "resumed" : "started");
+            RunReport r = runner.run(job.manifest(), runId, ProgressListener.NONE);
+            stats.record(r);
+            if (r.routeId() != null) {
+                routeStats.apply(r.routeId()).record(r);
+            }
+            boolean interrupted = !r.passed() && signal.stopping();
+            if (!interrupted) {
+                state.finish(job.name());
+            }
+            LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId, stats.getLastStatus(),
+                r.loadedRows(), r.chunks(), r.durationMs(), r.blockers().isEmpty() ? ""
+                    : " " + Redactor.global().redact(r.blockers().stream()
+                        .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString()));
+            return stats.getLastStatus();
+        } catch (RuntimeException e) {
+            LOG.error("job {}: {}", job.name(), Redactor.global().describe(e));
+            return "failed";
+        } finally {
+            stats.running(null);
+            locks.release(job.targetKey());
+        }
+    }
+}

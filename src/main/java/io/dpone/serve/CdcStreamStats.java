@@ -1,0 +1,130 @@
+package io.dpone.serve;
+
+import io.dpone.cdc.runtime.CdcRuntimeRunReport;
+import io.dpone.error.Blocker;
+import java.util.Map;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedResource;
+
+/**
+ * What a CDC stream's ticks have done in this process, over JMX as {@code io.dpone:type=cdc,name=<stream>} and to
+ * Prometheus. Lag is the committed position against the batch's high watermark, when both are numbers (a JSON
+ * events position or a Change Tracking version); otherwise -1 and the two positions are shown as text.
+ */
+@ManagedResource(description = "dpone CDC stream statistics (events applied, committed position, lag)")
+public class CdcStreamStats {
+    private final String name;
+    private long ticks;
+    private long failedTicks;
+    private long skippedOverlaps;
+    private long eventsRead;
+    private long eventsApplied;
+    private String lastRunId = "";
+    private String lastStatus = "none";
+    private String lastBlockerCodes = "";
+    private long lastDurationMs;
+    private String committedPosition = "";
+    private String highWatermark = "";
+    private long lag = -1;
+
+    public CdcStreamStats(String name) {
+        this.name = name;
+    }
+
+    public synchronized void record(CdcRuntimeRunReport r) {
+        ticks++;
+        if (!r.passed()) {
+            failedTicks++;
+        }
+        if (r.counts() != null) {
+            eventsRead += r.counts().read();
+            eventsApplied += r.counts().applied();
+        }
+        lastRunId = r.runId();
+        lastStatus = r.passed() ? "passed" : "failed";
+        lastBlockerCodes = String.join(",", r.blockers().stream().map(Blocker::code).distinct().toList());
+        lastDurationMs = r.metrics() == null ? 0 : r.metrics().durationMs();
+        Map<String, Object> after = r.offsetAfter() != null ? r.offsetAfter() : r.offsetBefore();
+        committedPosition = after == null || after.get("position") == null ? "" : String.valueOf(after.get("position"));
+        highWatermark = r.highWatermark() == null ? highWatermark : r.highWatermark();
+        lag = lagOf(committedPosition, highWatermark);
+    }
+
+    public synchronized void skipped() {
+        skippedOverlaps++;
+    }
+
+    static long lagOf(String committed, String high) {
+        try {
+            long c = committed.isEmpty() ? 0 : Long.parseLong(committed);
+            return Math.max(0, Long.parseLong(high) - c);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    @ManagedAttribute(description = "Stream name")
+    public String getName() {
+        return name;
+    }
+
+    @ManagedAttribute(description = "Finished ticks")
+    public synchronized long getTicks() {
+        return ticks;
+    }
+
+    @ManagedAttribute(description = "Finished ticks that did not pass")
+    public synchronized long getFailedTicks() {
+        return failedTicks;
+    }
+
+    @ManagedAttribute(description = "Ticks skipped because a tick of the same target was in flight")
+    public synchronized long getSkippedOverlaps() {
+        return skippedOverlaps;
+    }
+
+    @ManagedAttribute(description = "Changes read by finished ticks")
+    public synchronized long getEventsRead() {
+        return eventsRead;
+    }
+
+    @ManagedAttribute(description = "Rows newly written to the sink by finished ticks")
+    public synchronized long getEventsApplied() {
+        return eventsApplied;
+    }
+
+    @ManagedAttribute(description = "Run id of the last tick")
+    public synchronized String getLastRunId() {
+        return lastRunId;
+    }
+
+    @ManagedAttribute(description = "none, passed or failed")
+    public synchronized String getLastStatus() {
+        return lastStatus;
+    }
+
+    @ManagedAttribute(description = "Blocker codes of the last tick, comma separated")
+    public synchronized String getLastBlockerCodes() {
+        return lastBlockerCodes;
+    }
+
+    @ManagedAttribute(description = "Duration of the last tick in milliseconds")
+    public synchronized long getLastDurationMs() {
+        return lastDurationMs;
+    }
+
+    @ManagedAttribute(description = "Committed offset position")
+    public synchronized String getCommittedPosition() {
+        return committedPosition;
+    }
+
+    @ManagedAttribute(description = "High watermark of the last batch read")
+    public synchronized String getHighWatermark() {
+        return highWatermark;
+    }
+
+    @ManagedAttribute(description = "High watermark minus committed position when both are numeric, else -1")
+    public synchronized long getLag() {
+        return lag;
+    }
+}

@@ -1,0 +1,73 @@
+package io.dpone.serve;
+
+import io.dpone.cdc.runtime.CdcRunOptions;
+import io.dpone.manifest.BatchManifest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated {@code dpone serve} configuration (see {@code examples/serve/embedded-serve.yaml} and
+ * {@code docs/operations.md}). Paths are absolute (resolved against the configuration file's directory).
+ *
+ * @param httpPort         port of the management HTTP server (health, metrics); {@code --http-port} overrides it
+ * @param stateDir         durable serve state: in-flight run ids per job, run journals, spooled chunks; null means
+ *                         {@code $DPONE_HOME/serve}
+ * @param routesDirectory  a directory of YAML DSL route files loaded one file at a time; null for none
+ * @param routesReload     whether the routes directory is rescanned for new or changed files
+ * @param reloadInterval   how often the routes directory is rescanned
+ * @param shutdownTimeout  the bound of a graceful stop ({@code camel.main.shutdown-timeout})
+ * @param readiness        extra connection aliases whose reachability the readiness probe reports
+ * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
+ */
+public record ServeConfig(int httpPort, Path stateDir, Path routesDirectory, boolean routesReload,
+                          Duration reloadInterval, Duration shutdownTimeout, List<String> readiness,
+                          List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
+                          Map<String, String> camelProperties) {
+    public static final int DEFAULT_HTTP_PORT = 8080;
+
+    public ServeConfig {
+        readiness = List.copyOf(readiness);
+        jobs = List.copyOf(jobs);
+        cdcStreams = List.copyOf(cdcStreams);
+        certifications = List.copyOf(certifications);
+        camelProperties = Map.copyOf(camelProperties);
+    }
+
+    /** A copy listening on {@code port} ({@code --http-port}). */
+    public ServeConfig withHttpPort(int port) {
+        return new ServeConfig(port, stateDir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
+            readiness, jobs, cdcStreams, certifications, camelProperties);
+    }
+
+    /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
+    public ServeConfig withStateDir(Path dir) {
+        return new ServeConfig(httpPort, dir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
+            readiness, jobs, cdcStreams, certifications, camelProperties);
+    }
+
+    /** When a job fires: every {@code every} (first after {@code startAfter}), or on a Quartz {@code cron}. */
+    public record Schedule(Duration every, Duration startAfter, String cron) {
+    }
+
+    /** A batch manifest run on a schedule; each run gets the id {@code <name>-<UTC time>}. */
+    public record Job(String name, Path manifestPath, BatchManifest manifest, Schedule schedule) {
+        /** The in-process lock key: one run at a time per target table. */
+        public String targetKey() {
+            return manifest.sink().connectionRef() + ":" + manifest.sink().table();
+        }
+    }
+
+    /** A CDC stream ticked periodically through the {@code cdc_runtime_tick} route. */
+    public record CdcStream(String name, Schedule schedule, CdcRunOptions options) {
+        public String targetKey() {
+            return "cdc:" + options.targetDataset();
+        }
+    }
+
+    /** A certification run on demand (JMX operation, or {@code direct:dpone_certify_<name>}). */
+    public record CertificationSpec(String name, Path manifestPath, BatchManifest manifest, String scenario,
+                                    Path output) {
+    }
+}

@@ -1,0 +1,214 @@
+package io.dpone.serve;
+
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.EmbeddedDefaults;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.route.DponeCamel;
+import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.LoadChunkProcessor;
+import io.dpone.route.UploadChunkProcessor;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Processor;
+import org.apache.camel.health.HealthCheckRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code dpone serve}: the shared camel-main context kept running as a pod. Starts the management HTTP server
+ * (health at {@code /observe/health}, {@code /observe/health/live}, {@code /observe/health/ready}; Prometheus at
+ * {@code /observe/metrics}), JMX with dpone's MBeans under {@code io.dpone:type=...}, the routes directory, and the
+ * scheduled jobs. {@link #stop()} is the SIGTERM path: no new ticks, the chunk in flight finishes, the run keeps its
+ * id for the next start, and the context stops within {@code shutdown.timeout}.
+ */
+public final class ServeRuntime implements AutoCloseable {
+    public static final String DOMAIN = "io.dpone";
+    /** The paths Camel's management HTTP server serves (camel-platform-http-main 4.18, {@code camel.management.*}). */
+    public static final String HEALTH = "/observe/health";
+    public static final String HEALTH_LIVE = HEALTH + "/live";
+    public static final String HEALTH_READY = HEALTH + "/ready";
+    public static final String METRICS = "/observe/metrics";
+    private static final Logger LOG = LoggerFactory.getLogger(ServeRuntime.class);
+
+    private final DponeCamel camel;
+    private final ShutdownSignal signal;
+    private final RouteDirectory routes;
+    private final Map<String, BatchJob> jobs;
+    private final Map<String, CdcStreamJob> streams;
+    private final Path stateDir;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private ServeRuntime(DponeCamel camel, ShutdownSignal signal, RouteDirectory routes, Map<String, BatchJob> jobs,
+                         Map<String, CdcStreamJob> streams, Path stateDir) {
+        this.camel = camel;
+        this.signal = signal;
+        this.routes = routes;
+        this.jobs = jobs;
+        this.streams = streams;
+        this.stateDir = stateDir;
+    }
+
+    /** Starts serving {@code config} with {@code context}; {@code overrides} rebind shipped processors (tests). */
+    public static ServeRuntime start(ServeConfig config, ConnectionContext context, Map<String, Object> overrides) {
+        Path stateDir = config.stateDir() != null ? config.stateDir() : EmbeddedDefaults.home().resolve("serve");
+        ShutdownSignal signal = new ShutdownSignal();
+        Map<String, Object> beans = new LinkedHashMap<>(overrides);
+        // the per-chunk steps of the transfer routes: streaming routes load, object-storage routes upload first
+        beans.put("loadChunk", new StopAwareChunkStep(
+            (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
+        beans.put("uploadChunk", new StopAwareChunkStep(
+            (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
+        DponeCamel camel;
+        try {
+            camel = DponeCamel.start(null, true, beans, properties(config));
+        } catch (RuntimeException e) { // e.g. the management port is taken
+            throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
+        }
+        try {
+            CamelContext ctx = camel.context();
+            RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory());
+            routes.scan();
+            TargetLocks locks = new TargetLocks();
+            JobState state = new JobState(stateDir);
+            FullRefreshRunner runner = new FullRefreshRunner(camel, context, stateDir);
+            Inspection inspection = new Inspection(ctx);
+            List<ServeRoutes.Entry> entries = new ArrayList<>();
+            Map<String, BatchJob> jobs = new LinkedHashMap<>();
+            for (ServeConfig.Job job : config.jobs()) {
+                BatchJob b = new BatchJob(job, runner, state, locks, signal, inspection::route);
+                jobs.put(job.name(), b);
+                inspection.job(b.stats());
+                String id = "dpone_job_" + job.name();
+                entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, job.schedule()), b));
+            }
+            Map<String, CdcStreamJob> streams = new LinkedHashMap<>();
+            for (ServeConfig.CdcStream stream : config.cdcStreams()) {
+                CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal);
+                streams.put(stream.name(), c);
+                inspection.cdc(c.stats());
+                String id = "dpone_cdc_" + stream.name();
+                entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, stream.schedule()), c));
+            }
+            for (ServeConfig.CertificationSpec spec : config.certifications()) {
+                CertificationJob c = new CertificationJob(spec, context, stateDir, locks, signal);
+                inspection.bean(c, "certifications", spec.name());
+                String id = "dpone_certify_" + spec.name();
+                entries.add(new ServeRoutes.Entry(id, "direct:" + id, c));
+            }
+            if (config.routesReload() && config.routesDirectory() != null) {
+                entries.add(new ServeRoutes.Entry("dpone_routes_reload", "timer:dpone_routes_reload?period="
+                    + config.reloadInterval().toMillis() + "&delay=" + config.reloadInterval().toMillis(),
+                    exchange -> routes.scan()));
+            }
+            inspection.bean(routes, "serve", "routes");
+            HealthCheckRegistry health = HealthCheckRegistry.get(ctx);
+            for (String alias : readinessAliases(config)) {
+                health.register(new ConnectionHealthCheck(context, alias));
+            }
+            health.register(new RouteFilesHealthCheck(routes));
+            ctx.addRoutes(new ServeRoutes(entries));
+            LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
+                + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
+                config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
+            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir);
+        } catch (Exception e) {
+            camel.close();
+            if (e instanceof DponeException d) {
+                throw d;
+            }
+            throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", "serve failed to start: "
+                + io.dpone.connect.Redactor.global().describe(e));
+        }
+    }
+
+    static Map<String, String> properties(ServeConfig config) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("camel.main.shutdownTimeout", String.valueOf(Math.max(1, config.shutdownTimeout().toSeconds())));
+        p.put("camel.main.jmxEnabled", "true");
+        p.put("camel.management.enabled", "true");
+        p.put("camel.management.port", String.valueOf(config.httpPort()));
+        p.put("camel.management.healthCheckEnabled", "true");
+        p.put("camel.management.metricsEnabled", "true");
+        p.put("camel.metrics.enabled", "true");
+        p.put("camel.metrics.binders", "jvm-memory,processor,jvm-thread");
+        p.put("camel.health.exposureLevel", "full");
+        p.putAll(config.camelProperties());
+        return p;
+    }
+
+    /**
+     * The aliases readiness reports: every job's source and sink, the object storage its columnar fast path stages
+     * through ({@code runtime_access.connection_id}), plus {@code readiness.connections}.
+     */
+    static Set<String> readinessAliases(ServeConfig config) {
+        Set<String> aliases = new LinkedHashSet<>();
+        for (ServeConfig.Job job : config.jobs()) {
+            aliases.add(job.manifest().source().connectionRef());
+            aliases.add(job.manifest().sink().connectionRef());
+            io.dpone.manifest.ColumnarFastPath.of(job.manifest().source().nativeTransfer())
+                .map(io.dpone.manifest.ColumnarFastPath::runtimeConnectionId).ifPresent(aliases::add);
+        }
+        aliases.addAll(config.readiness());
+        return aliases;
+    }
+
+    public CamelContext context() {
+        return camel.context();
+    }
+
+    public RouteDirectory routes() {
+        return routes;
+    }
+
+    public BatchJob job(String name) {
+        return jobs.get(name);
+    }
+
+    public CdcStreamJob cdcStream(String name) {
+        return streams.get(name);
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    public boolean stopping() {
+        return signal.stopping();
+    }
+
+    /**
+     * The SIGTERM path: flags the stop (no new tick starts; a load in flight stops after its current chunk), then
+     * stops the Camel context, which waits for in-flight exchanges up to {@code shutdown.timeout}. Idempotent.
+     */
+    public void stop() {
+        if (stopped.getCount() == 0) {
+            return;
+        }
+        LOG.info("dpone serve stopping: no new runs; a run in flight stops at its next chunk boundary");
+        signal.stop();
+        try {
+            camel.close();
+        } finally {
+            LOG.info("dpone serve stopped");
+            stopped.countDown();
+        }
+    }
+
+    /** Blocks until {@link #stop()} has finished. */
+    public void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

@@ -1,0 +1,126 @@
+package io.dpone.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.testing.CliRun;
+import io.dpone.testing.Manifests;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The serve configuration: the shipped example loads; every problem is reported at once with its config path. */
+class ServeConfigTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shippedExampleLoads() {
+        ServeConfig c = ServeConfigLoader.load(Path.of("examples/serve/embedded-serve.yaml"));
+        assertEquals(8080, c.httpPort());
+        assertEquals(1, c.jobs().size());
+        ServeConfig.Job job = c.jobs().get(0);
+        assertEquals("demo-sales", job.name());
+        assertEquals(Duration.ofSeconds(60), job.schedule().every());
+        assertEquals("typed_binary_streaming", job.manifest().sink().options().route());
+        assertTrue(c.routesReload() && c.routesDirectory().endsWith(Path.of("examples/serve/routes")));
+        assertEquals(Set.of("mssql_demo", "clickhouse_default"), ServeRuntime.readinessAliases(c));
+        assertEquals("8080", ServeRuntime.properties(c).get("camel.management.port"));
+        assertEquals("30", ServeRuntime.properties(c).get("camel.main.shutdownTimeout"));
+    }
+
+    @Test
+    void readinessProbesTheObjectStorageOfAColumnarJob() {
+        Path file = Manifests.write(dir.resolve("s3.yaml"), """
+            jobs:
+              - name: columnar
+                manifest: %s
+                schedule: {every: 1h}
+            """.formatted(Path.of("examples/certification/embedded-sales.yaml").toAbsolutePath()));
+        assertEquals(Set.of("mssql_demo", "clickhouse_default", "s3_stage"),
+            ServeRuntime.readinessAliases(ServeConfigLoader.load(file)));
+    }
+
+    @Test
+    void everyProblemIsReportedWithItsPath() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        Path file = Manifests.write(dir.resolve("bad.yaml"), """
+            http: {port: 70000}
+            colour: blue
+            routes: {reload: maybe}
+            shutdown: {timeout: soon}
+            camel_properties: {camel.main.jmxManagementStatisticsLevel: Extended, dpone.x: y}
+            jobs:
+              - name: a
+                manifest: %s
+                schedule: {every: 10s, cron: "0 * * * * ?"}
+              - name: a
+                manifest: missing.batch.yaml
+                schedule: {cron: "every minute"}
+              - name: "bad name!"
+                manifest: %s
+                schedule: {every: 10ms}
+            """.formatted(manifest, manifest));
+        DponeException e = assertThrows(DponeException.class, () -> ServeConfigLoader.load(file));
+        Set<String> at = e.blockers().stream().map(b -> b.code() + "@" + b.subject()).collect(Collectors.toSet());
+        for (String expected : List.of("serve.config_invalid@http.port", "serve.config_invalid@colour",
+            "serve.config_invalid@routes.reload", "serve.config_invalid@shutdown.timeout",
+            "serve.config_invalid@jobs[0].schedule", "serve.config_invalid@jobs[1].name",
+            "manifest.unreadable@jobs[1].manifest:$", "serve.config_invalid@jobs[1].schedule.cron",
+            "serve.config_invalid@jobs[2].name", "serve.config_invalid@jobs[2].schedule.every",
+            "serve.config_invalid@camel_properties.dpone.x")) {
+            assertTrue(at.contains(expected), () -> expected + " not in " + at);
+        }
+    }
+
+    @Test
+    void yamlErrorsCarryLineAndColumn() {
+        Path file = Manifests.write(dir.resolve("syntax.yaml"), "jobs:\n  - name: a\n   manifest: [\n");
+        Blocker b = assertThrows(DponeException.class, () -> ServeConfigLoader.load(file)).blockers().get(0);
+        assertEquals("serve.config_invalid", b.code());
+        assertTrue(b.message().matches("invalid YAML at line \\d+, column \\d+"), b.message());
+        assertEquals("serve.config_unreadable", assertThrows(DponeException.class,
+            () -> ServeConfigLoader.load(dir.resolve("nope.yaml"))).blockers().get(0).code());
+    }
+
+    @Test
+    void cliRefusesABadConfigWithATypedDocumentOnStderr() {
+        Path file = Manifests.write(dir.resolve("empty.yaml"), "http: {port: 8080}\n");
+        CliRun run = CliRun.of("serve", "--config", file.toString(), "--log-format", "json");
+        assertEquals(1, run.exitCode());
+        assertEquals("", run.stdout());
+        assertTrue(run.stderr().contains("\"serve.config_invalid\"") && run.stderr().contains("dpone.serve.v1"),
+            run.stderr());
+        assertTrue(!run.stderr().contains(dir.toString()), "no local path in the output");
+    }
+
+    @Test
+    void jsonLogLinesAreStructuredAndRedacted() {
+        String line = JsonLogStream.toJson("[main] WARN io.dpone.serve.BatchJob - failed at jdbc:sqlserver://db:1433;"
+            + "password=hunter22 in /var/lib/dpone/state", Instant.parse("2026-01-01T00:00:00Z"));
+        assertTrue(line.startsWith("{\"ts\":\"2026-01-01T00:00:00Z\",\"level\":\"WARN\",\"thread\":\"main\","
+            + "\"logger\":\"io.dpone.serve.BatchJob\",\"message\":"), line);
+        assertTrue(!line.contains("hunter22") && !line.contains("/var/lib/dpone") && !line.contains("db:1433"), line);
+        String stamped = JsonLogStream.toJson("2026-02-02T10:00:00.000Z [Camel (camel-1) thread #3 - timer://x] INFO a.B - hi",
+            Instant.parse("2026-01-01T00:00:00Z"));
+        assertTrue(stamped.startsWith("{\"ts\":\"2026-02-02T10:00:00.000Z\",\"level\":\"INFO\",\"thread\":\"Camel (camel-1)"
+            + " thread #3 - timer://x\",\"logger\":\"a.B\",\"message\":\"hi\"}"), stamped);
+        String other = JsonLogStream.toJson("plain text", Instant.parse("2026-01-01T00:00:00Z"));
+        assertTrue(other.contains("\"logger\":\"stderr\"") && other.contains("\"message\":\"plain text\""), other);
+    }
+
+    @Test
+    void cdcLagIsTheDistanceToTheHighWatermarkWhenBothAreNumbers() {
+        assertEquals(5, CdcStreamStats.lagOf("10", "15"));
+        assertEquals(15, CdcStreamStats.lagOf("", "15"));
+        assertEquals(-1, CdcStreamStats.lagOf("0x0001", "0x0002"));
+    }
+}

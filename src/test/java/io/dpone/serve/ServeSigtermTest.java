@@ -1,0 +1,74 @@
+package io.dpone.serve;
+
+import static io.dpone.serve.ServeFixture.await;
+import static io.dpone.serve.ServeFixture.get;
+import static io.dpone.serve.ServeFixture.sample;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.testing.Manifests;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real SIGTERM to a forked {@code dpone serve} (a CDC stream only, so the child needs no embedded ClickHouse):
+ * the JVM's shutdown hook stops the serve gracefully and the process exits within the bound.
+ */
+class ServeSigtermTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigtermStopsTheServeGracefullyWithinTheBound() throws Exception {
+        Path cdc = Files.createDirectories(dir.resolve("cdc"));
+        Files.copy(Path.of("examples/cdc/orders/events.json"), cdc.resolve("events.json"));
+        int port = ServeFixture.freePort();
+        Path config = Manifests.write(dir.resolve("serve.yaml"), """
+            shutdown: {timeout: 10s}
+            cdc_streams:
+              - name: orders
+                schedule: {every: 300ms, start_after: 100ms}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: orders-cdc
+                source_schema: dbo
+                source_table: orders
+                target_dataset: analytics.orders
+                unique_keys: [order_id]
+                events_json: cdc/events.json
+                checkpoint_json: cdc/checkpoint.json
+                output_dir: cdc/out
+            """);
+        Path stderr = dir.resolve("stderr.txt");
+        ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "serve",
+            "--config", config.toString(), "--http-port", String.valueOf(port), "--state-dir", dir.resolve("state").toString(),
+            "--log-format", "json"))
+            .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile());
+        pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
+        pb.environment().put("DPONE_HOME", dir.resolve("home").toString());
+        Process p = pb.start();
+        try {
+            await(Duration.ofSeconds(60), "a CDC tick in the forked serve", () -> sample(get(port, ServeRuntime.METRICS).body(),
+                "dpone_cdc_ticks_total", "stream=\"orders\"") >= 1);
+            long t0 = System.nanoTime();
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the serve must exit within the bound after SIGTERM");
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(143, p.exitValue(), "exit on SIGTERM");
+            String log = Files.readString(stderr);
+            assertTrue(log.contains("dpone serve stopping") && log.contains("dpone serve stopped"), log);
+            assertEquals(List.of(), log.lines().filter(l -> !l.isBlank() && !l.startsWith("{\"ts\":")).toList(),
+                "JSON log lines only");
+            assertTrue(ms < 30_000, "stopped in " + ms + " ms");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}
