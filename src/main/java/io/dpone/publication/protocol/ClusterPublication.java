@@ -32,8 +32,8 @@ public final class ClusterPublication {
         Phase foundAt = cursor.foundAt();
         try {
             if (cursor.record().phase() == Phase.RELEASED) {
-                return blocked(cursor, foundAt, List.of(Blocker.of(BlockerCode.PUBLICATION_FENCED, "authority",
-                    "this operation was released without publishing; start a new run id")));
+                // our own earlier attempt gave up before touching a member: take the fence again and start over
+                cursor.advance(FenceRecord.fenced(env.operationId()));
             }
             Generation g = seal(cursor);
             if (cursor.record().phase() == Phase.SEALED) {

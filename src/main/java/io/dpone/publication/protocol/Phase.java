@@ -18,8 +18,9 @@ public enum Phase {
     COMMITTED,
     /** Every predecessor was dropped by UUID: the record is resolved. */
     CLEANED,
-    /** The operation gave up before touching any member (e.g. its artifact broke the row budget): resolved,
-     * nothing was published. Only reachable from {@link #FENCED}. */
+    /** The operation gave up before touching any member (its extraction failed or broke a bound): resolved,
+     * nothing was published, any other operation may take the target; the same operation may retry. Only
+     * reachable from {@link #FENCED}. */
     RELEASED;
 
     /** True when the record no longer fences other operations. */

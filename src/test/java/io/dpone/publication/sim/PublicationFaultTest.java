@@ -45,6 +45,9 @@ class PublicationFaultTest {
         assertEquals("publication.external_content_row_budget_exceeded", code(o));
         assertEquals(Phase.RELEASED, o.phase());
         w.tables.values().forEach(t -> assertEquals(1, t.size(), "no candidate was created"));
+        PublicationOutcome retried = SimHarness.run(w, RUN, PublicationMode.EXTERNAL, 10L);
+        assertEquals(Phase.RELEASED, retried.resumedFrom(), "the same operation may retry after a release");
+        assertEquals("publication.external_content_row_budget_exceeded", code(retried));
         assertTrue(SimHarness.run(w, "run-2", PublicationMode.EXTERNAL, 11L).committed(), "a new plan may proceed");
     }
 
