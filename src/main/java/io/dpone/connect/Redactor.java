@@ -94,6 +94,11 @@ public final class Redactor {
     private static final Pattern UNIX_PATH = Pattern.compile(
             "(?<![A-Za-z0-9_.~/\\\\-])~?/[^\\s/\"'`<>|:;,()\\[\\]{}*?]+/[^\\s\"'`<>|:;,()\\[\\]{}*?]+");
 
+    /** Camel components that only ever address something inside this process. */
+    private static final Set<String> INTERNAL_SCHEMES = Set.of("timer", "direct", "seda", "quartz", "scheduler");
+    /** The HTTP paths {@code dpone serve} serves: public paths, not local files. */
+    private static final String SERVED_PATH_PREFIX = "/observe/";
+
     /** Normalized (lower-case, alphanumerics only) key endings that mark a map value as a credential. */
     private static final List<String> CREDENTIAL_KEY_ENDINGS = List.of(
             "password", "passwords", "passwd", "passphrase", "pwd", "secret", "secrets", "token", "tokens",
@@ -150,7 +155,8 @@ public final class Redactor {
             s = JDBC_URL.matcher(s).replaceAll(Matcher.quoteReplacement(JDBC_URL_PLACEHOLDER));
         }
         if (s.contains("://")) {
-            s = URL.matcher(s).replaceAll(m -> Matcher.quoteReplacement(URL_PLACEHOLDER + trailingPunctuation(m.group())));
+            s = URL.matcher(s).replaceAll(m -> Matcher.quoteReplacement(internalCamelUri(m.group()) ? m.group()
+                : URL_PLACEHOLDER + trailingPunctuation(m.group())));
         }
         if (lower.contains("authorization")) {
             s = AUTH_HEADER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
@@ -178,9 +184,19 @@ public final class Redactor {
             s = WINDOWS_PATH.matcher(s).replaceAll(Matcher.quoteReplacement(PATH_PLACEHOLDER));
         }
         if (s.indexOf('/') >= 0) {
-            s = UNIX_PATH.matcher(s).replaceAll(Matcher.quoteReplacement(PATH_PLACEHOLDER));
+            s = UNIX_PATH.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
+                    m.group().startsWith(SERVED_PATH_PREFIX) ? m.group() : PATH_PLACEHOLDER));
         }
         return s;
+    }
+
+    /**
+     * In-process Camel endpoint URIs ({@code timer://job}, {@code direct://x}, ...) name no host, credential or
+     * file (Camel uses them in thread and route names); every other scheme is masked.
+     */
+    private static boolean internalCamelUri(String uri) {
+        int colon = uri.indexOf(':');
+        return colon > 0 && INTERNAL_SCHEMES.contains(uri.substring(0, colon).toLowerCase(Locale.ROOT));
     }
 
     /**

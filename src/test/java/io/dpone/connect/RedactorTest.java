@@ -299,4 +299,15 @@ class RedactorTest {
             assertFalse(redactor.redact(repeatedKeys).isEmpty());
         });
     }
+
+    @Test
+    void inProcessCamelUrisAndServedHttpPathsStayReadableButRealEndpointsAndFilesDoNot() {
+        Redactor r = new Redactor();
+        assertEquals("thread #4 - timer://dpone_job_demo", r.redact("thread #4 - timer://dpone_job_demo"));
+        assertEquals("health /observe/health/ready", r.redact("health /observe/health/ready"));
+        assertEquals("<redacted:url>", r.redact("http://ch1:8123/observe/health"));
+        assertEquals("<redacted:url>", r.redact("file://etc/dpone/routes"));
+        assertEquals("at <redacted:path>", r.redact("at /var/lib/dpone/observe"));
+        assertEquals("<redacted:path>", r.redact("/tmp/observe/x"));
+    }
 }
