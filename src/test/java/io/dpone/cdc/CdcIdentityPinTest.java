@@ -78,6 +78,14 @@ class CdcIdentityPinTest {
             "fc71845d0ce907581b873a6745ac0426b850fd1ac2a1f3c5491bb459e63acbe6");
     }
 
+    @Test
+    void plainAndMixedValuesWriteTheSameTextAsJackson() {
+        assertEquals("\"ordérs\u2028 x/<>\"", CdcHashes.canonicalJson("ordérs\u2028 x/<>"), "no escapes needed");
+        assertEquals("[\"a\",\"2024-01-02\",null,[1,19.90]]", CdcHashes.canonicalJson(java.util.Arrays.asList("a",
+            LocalDate.parse("2024-01-02"), null, List.of(1, new BigDecimal("19.90")))), "a list with a non-plain element");
+        assertEquals("[\"a\\tb\",-7,false]", CdcHashes.canonicalJson(List.of("a\tb", -7L, false)));
+    }
+
     private static void pin(Object value, String canonical, String keyHash) {
         assertEquals(canonical, CdcHashes.canonicalJson(value), value.getClass().getSimpleName());
         assertEquals(keyHash, CdcHashes.uniqueKeyHash(List.of("k"), Map.of("k", value)),
