@@ -1,6 +1,7 @@
 package io.dpone.cdc;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,12 +23,12 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
 
     @Override
     public IdempotencyResult check(StreamIdentity stream, CdcBatch batch, Optional<CdcOffset> committed) {
-        Map<String, Integer> firstSeen = new HashMap<>();
-        List<Map<String, Object>> duplicates = new ArrayList<>();
-        List<CdcEvent> toApply = new ArrayList<>();
-        List<String> applyIds = new ArrayList<>();
-        int replayed = 0;
         List<CdcEvent> changes = batch.changes();
+        Map<String, Integer> firstSeen = new HashMap<>(Math.max(16, changes.size() * 4 / 3 + 1));
+        List<Map<String, Object>> duplicates = new ArrayList<>();
+        List<Identified> toApply = new ArrayList<>(changes.size());
+        CdcPosition committedAt = committed.map(CdcOffset::position).orElse(null);
+        int replayed = 0;
         for (int i = 0; i < changes.size(); i++) {
             CdcEvent e = changes.get(i);
             String id = eventId(stream, e);
@@ -40,19 +41,26 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
                 duplicates.add(d);
                 continue;
             }
-            if (committed.isPresent() && e.positionValue().compareTo(committed.get().position()) <= 0) {
+            if (committedAt != null && e.positionValue().compareTo(committedAt) <= 0) {
                 replayed++;
             } else {
-                toApply.add(e);
+                toApply.add(new Identified(e, id));
             }
         }
-        toApply.sort(CdcEvent.ORDER);
-        for (CdcEvent e : toApply) {
-            applyIds.add(eventId(stream, e));
+        // each id is computed once: the apply order sorts the (event, id) pairs
+        toApply.sort(Comparator.comparing(Identified::event, CdcEvent.ORDER));
+        List<CdcEvent> events = new ArrayList<>(toApply.size());
+        List<String> applyIds = new ArrayList<>(toApply.size());
+        for (Identified x : toApply) {
+            events.add(x.event());
+            applyIds.add(x.id());
         }
         String batchId = CdcHashes.sha256Hex(CdcHashes.canonicalJson(List.of(stream.streamId(),
             committed.map(CdcOffset::token).orElse(""),
             batch.nextOffset() == null ? "" : batch.nextOffset().token(), applyIds))).substring(0, 32);
-        return new IdempotencyResult(batchId, toApply, replayed, duplicates);
+        return new IdempotencyResult(batchId, events, replayed, duplicates);
+    }
+
+    private record Identified(CdcEvent event, String id) {
     }
 }
