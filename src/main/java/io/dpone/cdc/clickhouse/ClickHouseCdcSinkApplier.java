@@ -1,6 +1,8 @@
 package io.dpone.cdc.clickhouse;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
@@ -11,11 +13,11 @@ import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
-import io.dpone.report.AtomicFiles;
-import io.dpone.report.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -55,7 +57,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     public static final Map<String, String> LOG_COLUMNS = logColumns();
     private static final DateTimeFormatter COMMIT_TIME =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
-    private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
+    private static final JsonFactory SPOOL_JSON = new JsonFactory();
 
     private final ClickHouseEndpoint ch;
     private final String database;
@@ -122,14 +124,11 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             return receipt(batch, false, false, 0, 0, false, target() + " is not the CDC log of this stream ("
                 + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
         }
-        Map<String, CdcEvent> byId = new LinkedHashMap<>();
-        Map<String, String> keyHashes = new LinkedHashMap<>();
+        Map<String, CdcEvent> byId = new LinkedHashMap<>(Math.max(16, batch.events().size() * 4 / 3 + 1));
         for (CdcEvent e : batch.events()) {
-            String id = identity.eventId(stream, e);
-            byId.putIfAbsent(id, e);
-            keyHashes.putIfAbsent(id, CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+            byId.putIfAbsent(identity.eventId(stream, e), e);
         }
-        Map<String, String> heldBatches = held(keyHashes);
+        Map<String, String> heldBatches = held(byId);
         Set<String> held = heldBatches.keySet();
         boolean batchKnown = heldBatches.containsValue(batch.batchId());
         List<Map.Entry<String, CdcEvent>> fresh = byId.entrySet().stream()
@@ -149,10 +148,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
         addMissingColumns(payload);
         String commitTime = COMMIT_TIME.format(Instant.now());
-        StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, CdcEvent> en : rows) {
-            out.append(rowJson(stream, en.getValue(), en.getKey(), batch, payload, commitTime)).append('\n');
-        }
         List<String> columns = new ArrayList<>(payload);
         columns.addAll(LOG_COLUMNS.keySet());
         String structure = columns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
@@ -161,7 +156,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         String select = ClickHouseSql.idList(columns);
         Path spool = spoolFile(batch.batchId());
         try {
-            AtomicFiles.write(spool, out.toString());
+            writeSpool(spool, stream, batch, rows, payload, commitTime);
             ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table), select, select,
                 spool, "JSONEachRow", structure, "insert_deduplicate = 1, async_insert = 0, "
                     + "insert_deduplication_token = " + ClickHouseSql.literal(batch.batchId())));
@@ -189,28 +184,45 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             + ".jsonl").toAbsolutePath();
     }
 
-    private static String rowJson(StreamIdentity stream, CdcEvent e, String eventId, CdcApplyBatch batch,
-                                  Set<String> payload, String commitTime) {
-        Map<String, Object> r = new LinkedHashMap<>();
+    /**
+     * The JSONEachRow spool: one object per row, written straight to the file with one generator. The spool is a
+     * transfer file only (durability is the synchronous insert's), so it is not fsynced.
+     */
+    private static void writeSpool(Path spool, StreamIdentity stream, CdcApplyBatch batch,
+                                   List<Map.Entry<String, CdcEvent>> rows, Set<String> payload, String commitTime) {
+        try (Writer w = Files.newBufferedWriter(spool, StandardCharsets.UTF_8);
+             JsonGenerator g = SPOOL_JSON.createGenerator(w)) {
+            g.setRootValueSeparator(new SerializedString("\n"));
+            for (Map.Entry<String, CdcEvent> en : rows) {
+                writeRow(g, stream, en.getValue(), en.getKey(), batch, payload, commitTime);
+            }
+            g.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the CDC batch spool file", e);
+        }
+    }
+
+    private static void writeRow(JsonGenerator g, StreamIdentity stream, CdcEvent e, String eventId,
+                                 CdcApplyBatch batch, Set<String> payload, String commitTime) throws IOException {
+        g.writeStartObject();
         for (String c : payload) {
             Object v = e.data().get(c);
-            r.put(c, v == null ? null : CdcHashes.canonicalJson(v));
+            if (v == null) {
+                g.writeNullField(c);
+            } else {
+                g.writeStringField(c, CdcHashes.canonicalJson(v));
+            }
         }
-        r.put("dpone_cdc_unique_key_hash", CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
-        r.put("dpone_cdc_event_id", eventId);
-        r.put("dpone_cdc_operation", e.operation().name());
-        r.put("dpone_cdc_position", e.position());
-        r.put("dpone_cdc_sequence", e.sequence());
-        r.put("dpone_cdc_version", e.version().toString());
-        r.put("dpone_cdc_commit_time", commitTime);
-        r.put("dpone_cdc_run_id", batch.runId());
-        r.put("dpone_cdc_batch_id", batch.batchId());
-        try {
-            return Json.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(r);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException("CDC row is not serialisable", ex);
-        }
+        g.writeStringField("dpone_cdc_unique_key_hash", CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+        g.writeStringField("dpone_cdc_event_id", eventId);
+        g.writeStringField("dpone_cdc_operation", e.operation().name());
+        g.writeStringField("dpone_cdc_position", e.position());
+        g.writeNumberField("dpone_cdc_sequence", e.sequence());
+        g.writeStringField("dpone_cdc_version", e.version().toString());
+        g.writeStringField("dpone_cdc_commit_time", commitTime);
+        g.writeStringField("dpone_cdc_run_id", batch.runId());
+        g.writeStringField("dpone_cdc_batch_id", batch.batchId());
+        g.writeEndObject();
     }
 
     private List<String> validate(CdcApplyBatch batch) {
@@ -227,7 +239,9 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                     problems.add("column " + c + " uses the reserved prefix " + PREFIX);
                 }
             }
-            if (e.version().compareTo(UINT256_MAX) > 0) {
+            // version = position * 2^67 + (sequence * 8 + rank) with the low part below 2^67: it fits UInt256
+            // exactly when the position has at most 189 bits
+            if (e.positionValue().value().bitLength() > 256 - 67) {
                 problems.add("position " + e.position() + " gives a version beyond UInt256");
             }
         }
@@ -261,24 +275,33 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     }
 
     /**
-     * Event id -> batch id of the events the log already holds. The unique-key hashes narrow the read to the
-     * primary-key ranges of the batch's keys (the log is ordered by hash), so it does not scan the whole log; the
-     * lookup goes in chunks of 1000 events (with their own key hashes) so no query outgrows max_query_size.
-     *
-     * @param keyHashes event id -> unique-key hash
+     * Event id -> batch id of the events of this batch the log already holds (after a crash between apply and
+     * commit, or a retried apply). An event's version is a function of its identity (position, sequence,
+     * operation), so a held event of this batch has a version inside the batch's {@code [min, max]} version range:
+     * ONE query reads the ids in that range (several events share one LSN, so both ends are inclusive), and only
+     * the ids of this batch count. In the usual tick the log holds nothing at or above the batch's first version
+     * and the query returns no rows.
      */
-    private Map<String, String> held(Map<String, String> keyHashes) {
+    private Map<String, String> held(Map<String, CdcEvent> byId) {
         Map<String, String> held = new LinkedHashMap<>();
-        List<String> ids = new ArrayList<>(keyHashes.keySet());
-        for (int from = 0; from < ids.size(); from += 1000) {
-            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + 1000));
-            String hashes = chunk.stream().map(keyHashes::get).distinct().map(ClickHouseSql::literal)
-                .collect(Collectors.joining(", "));
-            String in = chunk.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "));
-            ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
-                + " WHERE dpone_cdc_unique_key_hash IN (" + hashes + ") AND dpone_cdc_event_id IN (" + in + ")"
-                + " GROUP BY dpone_cdc_event_id").forEach(r -> held.put(r.get(0), r.get(1)));
+        if (byId.isEmpty()) {
+            return held;
         }
+        BigInteger min = null;
+        BigInteger max = null;
+        for (CdcEvent e : byId.values()) {
+            BigInteger v = e.version();
+            min = min == null || v.compareTo(min) < 0 ? v : min;
+            max = max == null || v.compareTo(max) > 0 ? v : max;
+        }
+        ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
+            + " WHERE dpone_cdc_version >= toUInt256(" + ClickHouseSql.literal(min.toString()) + ")"
+            + " AND dpone_cdc_version <= toUInt256(" + ClickHouseSql.literal(max.toString()) + ")"
+            + " GROUP BY dpone_cdc_event_id").forEach(r -> {
+                if (byId.containsKey(r.get(0))) {
+                    held.put(r.get(0), r.get(1));
+                }
+            });
         return held;
     }
 

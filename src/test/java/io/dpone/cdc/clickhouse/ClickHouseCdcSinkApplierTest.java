@@ -147,4 +147,32 @@ class ClickHouseCdcSinkApplierTest {
         assertFalse(bad.passed() || bad.durable());
         assertEquals(2, rowCount());
     }
+
+    @Test
+    void heldEventsAtBothEndsOfTheBatchVersionRangeAreRecognised() {
+        ClickHouseCdcSinkApplier s = applier();
+        // the log holds three events of one LSN (one transaction: they share the position)
+        List<CdcEvent> first = List.of(event(CdcOperation.insert, "0x5", 0, 1), event(CdcOperation.insert, "0x5", 1,
+            2), event(CdcOperation.insert, "0x5", 2, 3));
+        assertTrue(s.apply(STREAM, new CdcApplyBatch("b1", "run-1", first)).durable());
+        // an overlapping batch whose FIRST event (its minimum version) is already held
+        SinkReceipt low = s.apply(STREAM, new CdcApplyBatch("b2", "run-2", List.of(first.get(2),
+            event(CdcOperation.insert, "0x6", 0, 4))));
+        assertTrue(low.passed() && low.durable(), low.message());
+        assertEquals(1, low.appliedRows());
+        assertEquals(1, low.alreadyPresentRows());
+        assertTrue(low.batchAlreadyApplied() == false);
+        // a batch whose LAST event (its maximum version) is already held, with a new event below it
+        SinkReceipt high = s.apply(STREAM, new CdcApplyBatch("b3", "run-3", List.of(
+            event(CdcOperation.delete, "0x4", 0, 9), first.get(0))));
+        assertTrue(high.passed() && high.durable(), high.message());
+        assertEquals(1, high.appliedRows());
+        assertEquals(1, high.alreadyPresentRows());
+        // the very same batch again (a crash between apply and commit): nothing is written, the batch is known
+        SinkReceipt again = s.apply(STREAM, new CdcApplyBatch("b1", "run-4", first));
+        assertEquals(0, again.appliedRows());
+        assertEquals(3, again.alreadyPresentRows());
+        assertTrue(again.batchAlreadyApplied());
+        assertEquals(5, rowCount());
+    }
 }
