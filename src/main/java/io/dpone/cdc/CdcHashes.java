@@ -10,6 +10,9 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -38,7 +41,7 @@ public final class CdcHashes {
 
     /**
      * The canonical JSON of {@code value}. Integers, {@code BigDecimal}, booleans, strings without characters that
-     * JSON escapes, and lists of those are written directly (the same text Jackson writes); anything else goes
+     * JSON escapes, {@code LocalDateTime}, {@code LocalDate}, and lists of those are written directly (the same text Jackson writes); anything else goes
      * through the canonical Jackson mapper. {@code CdcIdentityPinTest} pins the output.
      */
     public static String canonicalJson(Object value) {
@@ -69,6 +72,15 @@ public final class CdcHashes {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
             || value instanceof BigInteger || value instanceof Boolean) {
             out.append(value);
+            return true;
+        }
+        if (value instanceof LocalDateTime t) {
+            // what the JavaTimeModule serializer writes with WRITE_DATES_AS_TIMESTAMPS off
+            out.append('"').append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t)).append('"');
+            return true;
+        }
+        if (value instanceof LocalDate t) {
+            out.append('"').append(DateTimeFormatter.ISO_LOCAL_DATE.format(t)).append('"');
             return true;
         }
         if (value instanceof BigDecimal d) {

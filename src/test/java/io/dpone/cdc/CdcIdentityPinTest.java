@@ -83,6 +83,10 @@ class CdcIdentityPinTest {
         assertEquals("\"ordérs\u2028 x/<>\"", CdcHashes.canonicalJson("ordérs\u2028 x/<>"), "no escapes needed");
         assertEquals("[\"a\",\"2024-01-02\",null,[1,19.90]]", CdcHashes.canonicalJson(java.util.Arrays.asList("a",
             LocalDate.parse("2024-01-02"), null, List.of(1, new BigDecimal("19.90")))), "a list with a non-plain element");
+        assertEquals("\"2024-01-01T00:00:00.12\"", CdcHashes.canonicalJson(LocalDateTime.parse("2024-01-01T00:00:00.12")),
+            "ISO_LOCAL_DATE_TIME, as the JavaTimeModule writes it");
+        assertEquals("\"+12024-01-01T23:59:59.000000001\"", CdcHashes.canonicalJson(
+            LocalDateTime.parse("+12024-01-01T23:59:59.000000001")));
         assertEquals("[\"a\\tb\",-7,false]", CdcHashes.canonicalJson(List.of("a\tb", -7L, false)));
     }
 
