@@ -1,8 +1,5 @@
 package io.dpone.cdc.clickhouse;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
@@ -13,11 +10,10 @@ import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
+import io.dpone.format.TabSeparatedFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -44,7 +40,7 @@ import java.util.stream.Collectors;
  * {@link CdcEvent#version()}, so it orders by LSN order (never by clock).
  *
  * <p>Idempotency: event ids already held by the log are not written again, and every batch is ONE
- * {@code INSERT ... SELECT FROM <JSONEachRow spool file>} with {@code insert_deduplication_token = batch id},
+ * {@code INSERT ... SELECT FROM <TabSeparated spool file>} ({@link CdcLogSpool}) with {@code insert_deduplication_token = batch id},
  * {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a retried insert whose acknowledgement was lost lands
  * once. {@code durable = true} only after that synchronous insert returned. The table comment records the stream
  * id: a log of another stream is refused.
@@ -57,7 +53,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     public static final Map<String, String> LOG_COLUMNS = logColumns();
     private static final DateTimeFormatter COMMIT_TIME =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
-    private static final JsonFactory SPOOL_JSON = new JsonFactory();
 
     private final ClickHouseEndpoint ch;
     private final String database;
@@ -148,17 +143,20 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
         addMissingColumns(payload);
         String commitTime = COMMIT_TIME.format(Instant.now());
-        List<String> columns = new ArrayList<>(payload);
-        columns.addAll(LOG_COLUMNS.keySet());
-        String structure = columns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
+        List<String> fileColumns = CdcLogSpool.columns(payload);
+        String structure = fileColumns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
             .collect(Collectors.joining(", "));
-        // the file-side types equal the table types, so the select list is the column list
-        String select = ClickHouseSql.idList(columns);
+        // the file-side types equal the table types; the columns equal for the whole batch are literals
+        List<String> columns = new ArrayList<>(fileColumns);
+        columns.addAll(List.of("dpone_cdc_commit_time", "dpone_cdc_run_id", "dpone_cdc_batch_id"));
+        String select = ClickHouseSql.idList(fileColumns) + ", toDateTime64(" + ClickHouseSql.literal(commitTime)
+            + ", 3, 'UTC'), " + ClickHouseSql.literal(batch.runId()) + ", " + ClickHouseSql.literal(batch.batchId());
         Path spool = spoolFile(batch.batchId());
         try {
-            writeSpool(spool, stream, batch, rows, payload, commitTime);
-            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table), select, select,
-                spool, "JSONEachRow", structure, "insert_deduplicate = 1, async_insert = 0, "
+            CdcLogSpool.write(spool, stream, rows, payload);
+            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
+                ClickHouseSql.idList(columns), select, spool, CdcLogSpool.FORMAT, structure,
+                TabSeparatedFormat.INSERT_SETTINGS + ", insert_deduplicate = 1, async_insert = 0, "
                     + "insert_deduplication_token = " + ClickHouseSql.literal(batch.batchId())));
         } finally {
             try {
@@ -181,48 +179,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             throw new UncheckedIOException(e);
         }
         return spoolDir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target() + "\n" + batchId).substring(0, 32)
-            + ".jsonl").toAbsolutePath();
-    }
-
-    /**
-     * The JSONEachRow spool: one object per row, written straight to the file with one generator. The spool is a
-     * transfer file only (durability is the synchronous insert's), so it is not fsynced.
-     */
-    private static void writeSpool(Path spool, StreamIdentity stream, CdcApplyBatch batch,
-                                   List<Map.Entry<String, CdcEvent>> rows, Set<String> payload, String commitTime) {
-        try (Writer w = Files.newBufferedWriter(spool, StandardCharsets.UTF_8);
-             JsonGenerator g = SPOOL_JSON.createGenerator(w)) {
-            g.setRootValueSeparator(new SerializedString("\n"));
-            for (Map.Entry<String, CdcEvent> en : rows) {
-                writeRow(g, stream, en.getValue(), en.getKey(), batch, payload, commitTime);
-            }
-            g.writeRaw('\n');
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the CDC batch spool file", e);
-        }
-    }
-
-    private static void writeRow(JsonGenerator g, StreamIdentity stream, CdcEvent e, String eventId,
-                                 CdcApplyBatch batch, Set<String> payload, String commitTime) throws IOException {
-        g.writeStartObject();
-        for (String c : payload) {
-            Object v = e.data().get(c);
-            if (v == null) {
-                g.writeNullField(c);
-            } else {
-                g.writeStringField(c, CdcHashes.canonicalJson(v));
-            }
-        }
-        g.writeStringField("dpone_cdc_unique_key_hash", CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
-        g.writeStringField("dpone_cdc_event_id", eventId);
-        g.writeStringField("dpone_cdc_operation", e.operation().name());
-        g.writeStringField("dpone_cdc_position", e.position());
-        g.writeNumberField("dpone_cdc_sequence", e.sequence());
-        g.writeStringField("dpone_cdc_version", e.version().toString());
-        g.writeStringField("dpone_cdc_commit_time", commitTime);
-        g.writeStringField("dpone_cdc_run_id", batch.runId());
-        g.writeStringField("dpone_cdc_batch_id", batch.batchId());
-        g.writeEndObject();
+            + ".tsv").toAbsolutePath();
     }
 
     private List<String> validate(CdcApplyBatch batch) {

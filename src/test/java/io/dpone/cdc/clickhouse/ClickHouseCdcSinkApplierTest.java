@@ -175,4 +175,24 @@ class ClickHouseCdcSinkApplierTest {
         assertTrue(again.batchAlreadyApplied());
         assertEquals(5, rowCount());
     }
+
+    @Test
+    void payloadTextWithSeparatorsEscapesAndNullMarkersRoundTripsExactly() {
+        String nasty = "a\tb\nc\\d\"e\r\u0000f\bg\fh\\N Grüße 😀";
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("order_id", 1);
+        data.put("status", nasty);
+        data.put("note", "\\N");
+        data.put("region", null);
+        SinkReceipt r = applier().apply(STREAM, new CdcApplyBatch("b\t1", "run\n1", List.of(event(CdcOperation.insert,
+            "0x10", 0, data))));
+        assertTrue(r.passed() && r.durable(), r.message());
+        List<List<String>> rows = ch.query("SELECT status, note, region, dpone_cdc_run_id, dpone_cdc_batch_id, "
+            + "dpone_cdc_commit_time > now64(3) - INTERVAL 1 DAY FROM " + ClickHouseSql.table(db, "orders_cdc"));
+        assertEquals(1, rows.size());
+        assertEquals(CdcHashes.canonicalJson(nasty), rows.get(0).get(0));
+        assertEquals("\"\\\\N\"", rows.get(0).get(1), "the text \\N is JSON text, not a NULL marker");
+        assertEquals(null, rows.get(0).get(2));
+        assertEquals(List.of("run\n1", "b\t1", "1"), rows.get(0).subList(3, 6));
+    }
 }
