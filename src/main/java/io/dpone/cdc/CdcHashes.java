@@ -76,7 +76,9 @@ public final class CdcHashes {
         }
         if (value instanceof LocalDateTime t) {
             // what the JavaTimeModule serializer writes with WRITE_DATES_AS_TIMESTAMPS off
-            out.append('"').append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t)).append('"');
+            out.append('"');
+            isoLocalDateTime(out, t);
+            out.append('"');
             return true;
         }
         if (value instanceof LocalDate t) {
@@ -101,6 +103,55 @@ public final class CdcHashes {
             return true;
         }
         return false;
+    }
+
+    /**
+     * {@code DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t)} without the formatter's generic machinery: seconds
+     * always, the fraction with its trailing zeros dropped; years outside 0..9999 (sign, wider field) go through the
+     * formatter.
+     */
+    static void isoLocalDateTime(StringBuilder out, LocalDateTime t) {
+        int year = t.getYear();
+        if (year < 0 || year > 9999) {
+            out.append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t));
+            return;
+        }
+        padded(out, year, 4);
+        out.append('-');
+        padded(out, t.getMonthValue(), 2);
+        out.append('-');
+        padded(out, t.getDayOfMonth(), 2);
+        out.append('T');
+        padded(out, t.getHour(), 2);
+        out.append(':');
+        padded(out, t.getMinute(), 2);
+        out.append(':');
+        padded(out, t.getSecond(), 2);
+        int nano = t.getNano();
+        if (nano > 0) {
+            int digits = 9;
+            while (nano % 10 == 0) {
+                nano /= 10;
+                digits--;
+            }
+            out.append('.');
+            padded(out, nano, digits);
+        }
+    }
+
+    private static void padded(StringBuilder out, int value, int width) {
+        for (int p = width - 1, scale = pow10(p); p > 0 && value < scale; p--, scale /= 10) {
+            out.append('0');
+        }
+        out.append(value);
+    }
+
+    private static int pow10(int p) {
+        int r = 1;
+        for (int i = 0; i < p; i++) {
+            r *= 10;
+        }
+        return r;
     }
 
     public static String sha256Hex(String text) {

@@ -3,6 +3,7 @@ package io.dpone.cdc;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,25 @@ import java.util.Optional;
  * ({@code 0x11} = {@code 0x0011}), so one change exported twice with different zero padding is still one change.
  */
 public final class EventIdentityIdempotency implements CdcIdempotencyService {
+    /**
+     * The ids of the last {@link #check}'s apply set, by event instance: the sink applier of the same tick asks for
+     * the same (immutable) events again and gets them without rehashing. Built fully, then published.
+     */
+    private volatile Memo memo;
+
     @Override
     public String eventId(StreamIdentity stream, CdcEvent event) {
+        Memo m = memo;
+        if (m != null && (m.stream() == stream || m.stream().equals(stream))) {
+            String id = m.ids().get(event);
+            if (id != null) {
+                return id;
+            }
+        }
+        return computeId(stream, event);
+    }
+
+    private static String computeId(StreamIdentity stream, CdcEvent event) {
         return CdcHashes.sha256Hex(CdcHashes.canonicalJson(List.of(stream.backend(),
             event.sourceSchema() + "." + event.sourceTable(), event.positionValue().canonical(), event.sequence(),
             event.operation().name())));
@@ -31,7 +49,7 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
         int replayed = 0;
         for (int i = 0; i < changes.size(); i++) {
             CdcEvent e = changes.get(i);
-            String id = eventId(stream, e);
+            String id = computeId(stream, e);
             Integer first = firstSeen.putIfAbsent(id, i);
             if (first != null) {
                 Map<String, Object> d = new LinkedHashMap<>();
@@ -51,10 +69,13 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
         toApply.sort(Comparator.comparing(Identified::event, CdcEvent.ORDER));
         List<CdcEvent> events = new ArrayList<>(toApply.size());
         List<String> applyIds = new ArrayList<>(toApply.size());
+        IdentityHashMap<CdcEvent, String> byEvent = new IdentityHashMap<>(toApply.size());
         for (Identified x : toApply) {
             events.add(x.event());
             applyIds.add(x.id());
+            byEvent.put(x.event(), x.id());
         }
+        memo = new Memo(stream, byEvent);
         String batchId = CdcHashes.sha256Hex(CdcHashes.canonicalJson(List.of(stream.streamId(),
             committed.map(CdcOffset::token).orElse(""),
             batch.nextOffset() == null ? "" : batch.nextOffset().token(), applyIds))).substring(0, 32);
@@ -62,5 +83,8 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
     }
 
     private record Identified(CdcEvent event, String id) {
+    }
+
+    private record Memo(StreamIdentity stream, IdentityHashMap<CdcEvent, String> ids) {
     }
 }

@@ -90,6 +90,38 @@ class CdcIdentityPinTest {
         assertEquals("[\"a\\tb\",-7,false]", CdcHashes.canonicalJson(List.of("a\tb", -7L, false)));
     }
 
+    @Test
+    void idsRememberedFromTheLastCheckAreThoseOfThatStreamOnly() {
+        CdcEvent e = event(CdcOperation.insert, "0x0000002A000001F80003", 0, "dbo", "orders");
+        ids.check(STREAM, new CdcBatch("0x2A", new CdcOffset("mssql_cdc", "0x2A", true), List.of(e)), Optional.empty());
+        assertEquals("5e1768e2aa96376501113f76064fce0f724b7609073c799dea522035db758832", ids.eventId(STREAM, e));
+        StreamIdentity ct = new StreamIdentity("orders-cdc", "mssql_change_tracking", "dbo", "orders",
+            "analytics.orders", List.of("order_id"));
+        assertEquals(new EventIdentityIdempotency().eventId(ct, e), ids.eventId(ct, e), "another stream's backend");
+        CdcEvent equalButNew = event(CdcOperation.insert, "0x2A000001F80003", 0, "dbo", "orders");
+        assertEquals(ids.eventId(STREAM, e), ids.eventId(STREAM, equalButNew));
+    }
+
+    @Test
+    void localDateTimesWriteWhatTheIsoFormatterWrites() {
+        java.util.Random r = new java.util.Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            int nano = switch (i % 4) {
+                case 0 -> 0;
+                case 1 -> r.nextInt(1000) * 1_000_000;
+                case 2 -> r.nextInt(1_000_000) * 1000;
+                default -> r.nextInt(1_000_000_000);
+            };
+            LocalDateTime t = LocalDateTime.of(r.nextInt(10_000), 1 + r.nextInt(12), 1 + r.nextInt(28), r.nextInt(24),
+                r.nextInt(60), r.nextInt(60), nano);
+            assertEquals("\"" + java.time.format.DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t) + "\"",
+                CdcHashes.canonicalJson(t), t::toString);
+        }
+        assertEquals("\"0007-01-02T03:04:05.000000006\"", CdcHashes.canonicalJson(LocalDateTime.of(7, 1, 2, 3, 4, 5,
+            6)));
+        assertEquals("\"-0001-01-01T00:00:00\"", CdcHashes.canonicalJson(LocalDateTime.of(-1, 1, 1, 0, 0)));
+    }
+
     private static void pin(Object value, String canonical, String keyHash) {
         assertEquals(canonical, CdcHashes.canonicalJson(value), value.getClass().getSimpleName());
         assertEquals(keyHash, CdcHashes.uniqueKeyHash(List.of("k"), Map.of("k", value)),
