@@ -163,11 +163,11 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                     : resume != null && resume.lsn().equals(lsn) ? resume.ordinal() + 1 : 0;
                 // the rows of one LSN share its position text (formatted once per LSN, not per row)
                 String position = sameLsn ? previous.event.position() : lsn.hex();
-                Map<String, Object> data = new LinkedHashMap<>();
+                Map<String, Object> data = new LinkedHashMap<>(payload.size() * 4 / 3 + 1);
                 for (int i = 0; i < payload.size(); i++) {
                     data.put(payload.get(i).name(), payload.get(i).read(rs, 5 + i));
                 }
-                Map<String, Object> metadata = new LinkedHashMap<>();
+                Map<String, Object> metadata = new LinkedHashMap<>(8);
                 metadata.put("backend", BACKEND);
                 metadata.put("capture_instance", captureInstance);
                 metadata.put("seqval", Lsn.hex(seqval));
