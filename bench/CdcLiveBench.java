@@ -21,12 +21,13 @@ import java.util.Map;
 /**
  * Benchmark, not a test: live SQL Server CDC ticks from the H2 emulation ({@code H2CdcFixture}: {@code cdc.dbo_orders_CT},
  * {@code sys.fn_cdc_*}) into the embedded ClickHouse CDC log, commit-after-durable included (offset table), then the
- * materialization of the log grown to {@code --materialize-rows} rows. Prints figures, asserts nothing.
+ * {@code --tail-events} later changes ticked into the log grown to {@code --materialize-rows} rows (the held-event
+ * lookup against a large log), then the materialization of that log. Prints figures, asserts nothing.
  *
  * <p>Run from the project root after {@code ./mvnw -q -B test-compile} and
  * {@code ./mvnw -q -B dependency:build-classpath -Dmdep.outputFile=target/cp.txt}:
  * {@code java -Xmx2g -cp "target/classes:target/test-classes:$(cat target/cp.txt)" bench/CdcLiveBench.java
- * [--events 200000] [--batch 100000] [--per-txn 1000] [--materialize-rows 1000000]}.
+ * [--events 200000] [--batch 100000] [--per-txn 1000] [--materialize-rows 1000000] [--tail-events 100000]}.
  */
 public final class CdcLiveBench {
     public static void main(String[] args) throws Exception {
@@ -34,15 +35,17 @@ public final class CdcLiveBench {
         int batch = 100_000;
         int perTxn = 1000;
         long materializeRows = 1_000_000;
+        int tailEvents = 100_000;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--events" -> events = Integer.parseInt(args[++i]);
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
                 case "--per-txn" -> perTxn = Integer.parseInt(args[++i]);
                 case "--materialize-rows" -> materializeRows = Long.parseLong(args[++i]);
+                case "--tail-events" -> tailEvents = Integer.parseInt(args[++i]);
                 default -> {
                     System.err.println("usage: CdcLiveBench [--events N] [--batch N] [--per-txn N] "
-                        + "[--materialize-rows N]");
+                        + "[--materialize-rows N] [--tail-events N]");
                     System.exit(2);
                 }
             }
@@ -54,7 +57,7 @@ public final class CdcLiveBench {
         try (H2CdcFixture fx = new H2CdcFixture(h2);
              ClickHouseEndpoint ch = EmbeddedClickHouseEndpoint.open(chPath)) {
             long t0 = System.nanoTime();
-            seed(fx, events, perTxn);
+            seed(fx, events, perTxn, 0);
             double seedS = (System.nanoTime() - t0) / 1e9;
             System.out.printf("seed events=%d per_txn=%d seconds=%.2f%n", events, perTxn, seedS);
             String db = "cdc_bench_" + ProcessHandle.current().pid();
@@ -62,38 +65,40 @@ public final class CdcLiveBench {
                 "dbo", "orders", db + ".orders_cdc", List.of("order_id"), null, null, null, "bench", "bench", null,
                 null, batch);
             try (DponeCamel camel = DponeCamel.start(null, false)) {
-                long read = 0;
-                long all0 = System.nanoTime();
-                for (int tick = 1; ; tick++) {
-                    long s = System.nanoTime();
-                    CdcRuntimeRunReport r = CdcTickRunner.run(camel, LiveCdcRuntime.tick(o, CdcRuntime.newRunId(),
-                        fx.connection, ch, work.resolve("spool")));
-                    double sec = (System.nanoTime() - s) / 1e9;
-                    if (!r.passed()) {
-                        System.out.println("tick blocked: " + r.blockers());
-                        return;
-                    }
-                    if (r.counts().read() == 0) {
-                        System.out.printf("tick=%d idle seconds=%.3f committed=%s%n", tick, sec, r.committed());
-                        break;
-                    }
-                    read += r.counts().read();
-                    System.out.printf("tick=%d events=%d seconds=%.2f events_per_s=%.0f steps_ms=%s%n", tick,
-                        r.counts().read(), sec, r.counts().read() / sec, r.metrics().stepMillis());
+                if (!ticks(camel, o, fx, ch, work, "")) {
+                    return;
                 }
-                double allS = (System.nanoTime() - all0) / 1e9;
-                System.out.printf("ticks_total events=%d seconds=%.2f events_per_s=%.0f%n", read, allS, read / allS);
             }
             String log = ClickHouseSql.table(db, "orders_cdc");
             long have = Long.parseLong(ch.query("SELECT count() FROM " + log).get(0).get(0));
-            // grow the log with later versions of the same keys (same key hashes, new event ids and versions)
+            // grow the log with later versions of the same keys (same key hashes, new event ids and versions). The
+            // originals are picked in a subquery: with `SELECT * REPLACE (... AS dpone_cdc_event_id)` a WHERE on
+            // dpone_cdc_event_id sees the REPLACED value (which always contains '-'), so the filter matched nothing
+            // and the log silently stayed at its tick size
+            long g0 = System.nanoTime();
             for (int round = 1; have < materializeRows; round++) {
                 long add = Math.min(events, materializeRows - have);
                 ch.execute("INSERT INTO " + log + " SELECT * REPLACE (dpone_cdc_version + toUInt256(" + round
                     + ") * pow(2, 120)::UInt256 AS dpone_cdc_version, concat(dpone_cdc_event_id, '-" + round
-                    + "') AS dpone_cdc_event_id) FROM " + log + " WHERE position(dpone_cdc_event_id, '-') = 0 LIMIT "
-                    + add);
-                have += add;
+                    + "') AS dpone_cdc_event_id) FROM (SELECT * FROM " + log
+                    + " WHERE position(dpone_cdc_event_id, '-') = 0 LIMIT " + add + ")");
+                long now = Long.parseLong(ch.query("SELECT count() FROM " + log).get(0).get(0));
+                if (now <= have) {
+                    System.out.println("log growth added no rows; materializing " + have + " rows");
+                    break;
+                }
+                have = now;
+            }
+            System.out.printf("log grown rows=%d seconds=%.2f%n", have, (System.nanoTime() - g0) / 1e9);
+            if (tailEvents > 0) {
+                // later changes ticked into the grown log: the held-event lookup now runs against a large log
+                seed(fx, tailEvents, perTxn, events);
+                try (DponeCamel camel = DponeCamel.start(null, false)) {
+                    if (!ticks(camel, o, fx, ch, work, "large_log_")) {
+                        return;
+                    }
+                }
+                have = Long.parseLong(ch.query("SELECT count() FROM " + log).get(0).get(0));
             }
             long m0 = System.nanoTime();
             Map<String, Object> m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".orders_cdc",
@@ -108,14 +113,42 @@ public final class CdcLiveBench {
         }
     }
 
+    /** Ticks until an idle tick; false if a tick was blocked. */
+    static boolean ticks(DponeCamel camel, CdcRunOptions o, H2CdcFixture fx, ClickHouseEndpoint ch, Path work,
+                         String label) {
+        long read = 0;
+        long all0 = System.nanoTime();
+        for (int tick = 1; ; tick++) {
+            long s = System.nanoTime();
+            CdcRuntimeRunReport r = CdcTickRunner.run(camel, LiveCdcRuntime.tick(o, CdcRuntime.newRunId(),
+                fx.connection, ch, work.resolve("spool")));
+            double sec = (System.nanoTime() - s) / 1e9;
+            if (!r.passed()) {
+                System.out.println("tick blocked: " + r.blockers());
+                return false;
+            }
+            if (r.counts().read() == 0) {
+                System.out.printf("%stick=%d idle seconds=%.3f committed=%s%n", label, tick, sec, r.committed());
+                break;
+            }
+            read += r.counts().read();
+            System.out.printf("%stick=%d events=%d seconds=%.2f events_per_s=%.0f steps_ms=%s%n", label, tick,
+                r.counts().read(), sec, r.counts().read() / sec, r.metrics().stepMillis());
+        }
+        double allS = (System.nanoTime() - all0) / 1e9;
+        System.out.printf("%sticks_total events=%d seconds=%.2f events_per_s=%.0f%n", label, read, allS, read / allS);
+        return true;
+    }
+
     /** {@code events} change rows: inserts then updates (before/after) of 3-column orders, {@code perTxn} per LSN. */
-    static void seed(H2CdcFixture fx, int events, int perTxn) throws Exception {
+    static void seed(H2CdcFixture fx, int events, int perTxn, int before) throws Exception {
         fx.connection.setAutoCommit(false);
         try (PreparedStatement ct = fx.connection.prepareStatement("INSERT INTO cdc.[dbo_orders_CT] ([__$start_lsn], "
             + "[__$seqval], [__$operation], [__$update_mask], order_id, status, amount, note, updated_at, "
             + "[__$command_id]) VALUES (?, ?, ?, X'1F', ?, ?, ?, NULL, ?, ?)");
              PreparedStatement map = fx.connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping VALUES (?)")) {
-            long txn = 0x1000;
+            // LSNs and seqvals continue after the `before` change rows seeded earlier
+            long txn = 0x1000 + (before + perTxn - 1) / perTxn;
             LocalDateTime ts = LocalDateTime.parse("2024-01-01T00:00:00.1234567");
             for (int i = 0; i < events; i++) {
                 if (i % perTxn == 0) {
@@ -125,7 +158,7 @@ public final class CdcLiveBench {
                 int op = i < events / 2 ? 2 : (i % 2 == 0 ? 3 : 4);
                 int id = i < events / 2 ? i : (i - events / 2) / 2;
                 ct.setBytes(1, H2CdcFixture.lsn(txn));
-                ct.setBytes(2, H2CdcFixture.lsn(i + 1L));
+                ct.setBytes(2, H2CdcFixture.lsn(before + i + 1L));
                 ct.setInt(3, op);
                 ct.setInt(4, id);
                 ct.setString(5, op == 4 ? "paid" : "new");

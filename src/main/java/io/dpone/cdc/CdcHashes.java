@@ -5,9 +5,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -28,11 +33,23 @@ public final class CdcHashes {
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
         .disable(SerializationFeature.INDENT_OUTPUT)
         .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(CdcHashes::newSha256);
+    private static final HexFormat HEX = HexFormat.of();
 
     private CdcHashes() {
     }
 
+    /**
+     * The canonical JSON of {@code value}. Integers, {@code BigDecimal}, booleans, strings without characters that
+     * JSON escapes, {@code LocalDateTime}, {@code LocalDate}, and lists of those are written directly (the same text Jackson writes); anything else goes
+     * through the canonical Jackson mapper. {@code CdcIdentityPinTest} pins the output.
+     */
     public static String canonicalJson(Object value) {
+        StringBuilder out = new StringBuilder(64);
+        return appendPlain(out, value) ? out.toString() : jackson(value);
+    }
+
+    private static String jackson(Object value) {
         try {
             return CANONICAL.writeValueAsString(value);
         } catch (JsonProcessingException e) {
@@ -40,10 +57,111 @@ public final class CdcHashes {
         }
     }
 
+    /** Appends the canonical JSON of {@code value} when it has a plain form; false (out is then undefined) if not. */
+    private static boolean appendPlain(StringBuilder out, Object value) {
+        if (value instanceof String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == '"' || c == '\\') {
+                    return false;
+                }
+            }
+            out.append('"').append(s).append('"');
+            return true;
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+            || value instanceof BigInteger || value instanceof Boolean) {
+            out.append(value);
+            return true;
+        }
+        if (value instanceof LocalDateTime t) {
+            // what the JavaTimeModule serializer writes with WRITE_DATES_AS_TIMESTAMPS off
+            out.append('"');
+            isoLocalDateTime(out, t);
+            out.append('"');
+            return true;
+        }
+        if (value instanceof LocalDate t) {
+            out.append('"').append(DateTimeFormatter.ISO_LOCAL_DATE.format(t)).append('"');
+            return true;
+        }
+        if (value instanceof BigDecimal d) {
+            out.append(d.toPlainString());
+            return true;
+        }
+        if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                if (!appendPlain(out, list.get(i))) {
+                    return false;
+                }
+            }
+            out.append(']');
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * {@code DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t)} without the formatter's generic machinery: seconds
+     * always, the fraction with its trailing zeros dropped; years outside 0..9999 (sign, wider field) go through the
+     * formatter.
+     */
+    static void isoLocalDateTime(StringBuilder out, LocalDateTime t) {
+        int year = t.getYear();
+        if (year < 0 || year > 9999) {
+            out.append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t));
+            return;
+        }
+        padded(out, year, 4);
+        out.append('-');
+        padded(out, t.getMonthValue(), 2);
+        out.append('-');
+        padded(out, t.getDayOfMonth(), 2);
+        out.append('T');
+        padded(out, t.getHour(), 2);
+        out.append(':');
+        padded(out, t.getMinute(), 2);
+        out.append(':');
+        padded(out, t.getSecond(), 2);
+        int nano = t.getNano();
+        if (nano > 0) {
+            int digits = 9;
+            while (nano % 10 == 0) {
+                nano /= 10;
+                digits--;
+            }
+            out.append('.');
+            padded(out, nano, digits);
+        }
+    }
+
+    private static void padded(StringBuilder out, int value, int width) {
+        for (int p = width - 1, scale = pow10(p); p > 0 && value < scale; p--, scale /= 10) {
+            out.append('0');
+        }
+        out.append(value);
+    }
+
+    private static int pow10(int p) {
+        int r = 1;
+        for (int i = 0; i < p; i++) {
+            r *= 10;
+        }
+        return r;
+    }
+
     public static String sha256Hex(String text) {
+        MessageDigest md = SHA256.get();
+        return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest newSha256() {
         try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is unavailable", e);
         }

@@ -1,6 +1,5 @@
 package io.dpone.cdc.clickhouse;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
@@ -11,8 +10,7 @@ import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
-import io.dpone.report.AtomicFiles;
-import io.dpone.report.Json;
+import io.dpone.format.TabSeparatedFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -42,7 +40,7 @@ import java.util.stream.Collectors;
  * {@link CdcEvent#version()}, so it orders by LSN order (never by clock).
  *
  * <p>Idempotency: event ids already held by the log are not written again, and every batch is ONE
- * {@code INSERT ... SELECT FROM <JSONEachRow spool file>} with {@code insert_deduplication_token = batch id},
+ * {@code INSERT ... SELECT FROM <TabSeparated spool file>} ({@link CdcLogSpool}) with {@code insert_deduplication_token = batch id},
  * {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a retried insert whose acknowledgement was lost lands
  * once. {@code durable = true} only after that synchronous insert returned. The table comment records the stream
  * id: a log of another stream is refused.
@@ -55,7 +53,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     public static final Map<String, String> LOG_COLUMNS = logColumns();
     private static final DateTimeFormatter COMMIT_TIME =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
-    private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
 
     private final ClickHouseEndpoint ch;
     private final String database;
@@ -122,14 +119,11 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             return receipt(batch, false, false, 0, 0, false, target() + " is not the CDC log of this stream ("
                 + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
         }
-        Map<String, CdcEvent> byId = new LinkedHashMap<>();
-        Map<String, String> keyHashes = new LinkedHashMap<>();
+        Map<String, CdcEvent> byId = new LinkedHashMap<>(Math.max(16, batch.events().size() * 4 / 3 + 1));
         for (CdcEvent e : batch.events()) {
-            String id = identity.eventId(stream, e);
-            byId.putIfAbsent(id, e);
-            keyHashes.putIfAbsent(id, CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
+            byId.putIfAbsent(identity.eventId(stream, e), e);
         }
-        Map<String, String> heldBatches = held(keyHashes);
+        Map<String, String> heldBatches = held(byId);
         Set<String> held = heldBatches.keySet();
         boolean batchKnown = heldBatches.containsValue(batch.batchId());
         List<Map.Entry<String, CdcEvent>> fresh = byId.entrySet().stream()
@@ -149,21 +143,20 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
         addMissingColumns(payload);
         String commitTime = COMMIT_TIME.format(Instant.now());
-        StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, CdcEvent> en : rows) {
-            out.append(rowJson(stream, en.getValue(), en.getKey(), batch, payload, commitTime)).append('\n');
-        }
-        List<String> columns = new ArrayList<>(payload);
-        columns.addAll(LOG_COLUMNS.keySet());
-        String structure = columns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
+        List<String> fileColumns = CdcLogSpool.columns(payload);
+        String structure = fileColumns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
             .collect(Collectors.joining(", "));
-        // the file-side types equal the table types, so the select list is the column list
-        String select = ClickHouseSql.idList(columns);
+        // the file-side types equal the table types; the columns equal for the whole batch are literals
+        List<String> columns = new ArrayList<>(fileColumns);
+        columns.addAll(List.of("dpone_cdc_commit_time", "dpone_cdc_run_id", "dpone_cdc_batch_id"));
+        String select = ClickHouseSql.idList(fileColumns) + ", toDateTime64(" + ClickHouseSql.literal(commitTime)
+            + ", 3, 'UTC'), " + ClickHouseSql.literal(batch.runId()) + ", " + ClickHouseSql.literal(batch.batchId());
         Path spool = spoolFile(batch.batchId());
         try {
-            AtomicFiles.write(spool, out.toString());
-            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table), select, select,
-                spool, "JSONEachRow", structure, "insert_deduplicate = 1, async_insert = 0, "
+            CdcLogSpool.write(spool, stream, rows, payload);
+            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
+                ClickHouseSql.idList(columns), select, spool, CdcLogSpool.FORMAT, structure,
+                TabSeparatedFormat.INSERT_SETTINGS + ", insert_deduplicate = 1, async_insert = 0, "
                     + "insert_deduplication_token = " + ClickHouseSql.literal(batch.batchId())));
         } finally {
             try {
@@ -186,31 +179,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             throw new UncheckedIOException(e);
         }
         return spoolDir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target() + "\n" + batchId).substring(0, 32)
-            + ".jsonl").toAbsolutePath();
-    }
-
-    private static String rowJson(StreamIdentity stream, CdcEvent e, String eventId, CdcApplyBatch batch,
-                                  Set<String> payload, String commitTime) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        for (String c : payload) {
-            Object v = e.data().get(c);
-            r.put(c, v == null ? null : CdcHashes.canonicalJson(v));
-        }
-        r.put("dpone_cdc_unique_key_hash", CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()));
-        r.put("dpone_cdc_event_id", eventId);
-        r.put("dpone_cdc_operation", e.operation().name());
-        r.put("dpone_cdc_position", e.position());
-        r.put("dpone_cdc_sequence", e.sequence());
-        r.put("dpone_cdc_version", e.version().toString());
-        r.put("dpone_cdc_commit_time", commitTime);
-        r.put("dpone_cdc_run_id", batch.runId());
-        r.put("dpone_cdc_batch_id", batch.batchId());
-        try {
-            return Json.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(r);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException("CDC row is not serialisable", ex);
-        }
+            + ".tsv").toAbsolutePath();
     }
 
     private List<String> validate(CdcApplyBatch batch) {
@@ -227,7 +196,9 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                     problems.add("column " + c + " uses the reserved prefix " + PREFIX);
                 }
             }
-            if (e.version().compareTo(UINT256_MAX) > 0) {
+            // version = position * 2^67 + (sequence * 8 + rank) with the low part below 2^67: it fits UInt256
+            // exactly when the position has at most 189 bits
+            if (e.positionValue().value().bitLength() > 256 - 67) {
                 problems.add("position " + e.position() + " gives a version beyond UInt256");
             }
         }
@@ -261,24 +232,33 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     }
 
     /**
-     * Event id -> batch id of the events the log already holds. The unique-key hashes narrow the read to the
-     * primary-key ranges of the batch's keys (the log is ordered by hash), so it does not scan the whole log; the
-     * lookup goes in chunks of 1000 events (with their own key hashes) so no query outgrows max_query_size.
-     *
-     * @param keyHashes event id -> unique-key hash
+     * Event id -> batch id of the events of this batch the log already holds (after a crash between apply and
+     * commit, or a retried apply). An event's version is a function of its identity (position, sequence,
+     * operation), so a held event of this batch has a version inside the batch's {@code [min, max]} version range:
+     * ONE query reads the ids in that range (several events share one LSN, so both ends are inclusive), and only
+     * the ids of this batch count. In the usual tick the log holds nothing at or above the batch's first version
+     * and the query returns no rows.
      */
-    private Map<String, String> held(Map<String, String> keyHashes) {
+    private Map<String, String> held(Map<String, CdcEvent> byId) {
         Map<String, String> held = new LinkedHashMap<>();
-        List<String> ids = new ArrayList<>(keyHashes.keySet());
-        for (int from = 0; from < ids.size(); from += 1000) {
-            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + 1000));
-            String hashes = chunk.stream().map(keyHashes::get).distinct().map(ClickHouseSql::literal)
-                .collect(Collectors.joining(", "));
-            String in = chunk.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "));
-            ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
-                + " WHERE dpone_cdc_unique_key_hash IN (" + hashes + ") AND dpone_cdc_event_id IN (" + in + ")"
-                + " GROUP BY dpone_cdc_event_id").forEach(r -> held.put(r.get(0), r.get(1)));
+        if (byId.isEmpty()) {
+            return held;
         }
+        BigInteger min = null;
+        BigInteger max = null;
+        for (CdcEvent e : byId.values()) {
+            BigInteger v = e.version();
+            min = min == null || v.compareTo(min) < 0 ? v : min;
+            max = max == null || v.compareTo(max) > 0 ? v : max;
+        }
+        ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
+            + " WHERE dpone_cdc_version >= toUInt256(" + ClickHouseSql.literal(min.toString()) + ")"
+            + " AND dpone_cdc_version <= toUInt256(" + ClickHouseSql.literal(max.toString()) + ")"
+            + " GROUP BY dpone_cdc_event_id").forEach(r -> {
+                if (byId.containsKey(r.get(0))) {
+                    held.put(r.get(0), r.get(1));
+                }
+            });
         return held;
     }
 

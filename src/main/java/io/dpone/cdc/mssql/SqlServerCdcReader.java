@@ -158,18 +158,21 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 byte[] seqval = rs.getBytes(3);
                 int op = rs.getInt(4);
                 Row previous = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-                long ordinal = previous != null && previous.lsn.equals(lsn) ? previous.event.sequence() + 1
+                boolean sameLsn = previous != null && previous.lsn.equals(lsn);
+                long ordinal = sameLsn ? previous.event.sequence() + 1
                     : resume != null && resume.lsn().equals(lsn) ? resume.ordinal() + 1 : 0;
-                Map<String, Object> data = new LinkedHashMap<>();
+                // the rows of one LSN share its position text (formatted once per LSN, not per row)
+                String position = sameLsn ? previous.event.position() : lsn.hex();
+                Map<String, Object> data = new LinkedHashMap<>(payload.size() * 4 / 3 + 1);
                 for (int i = 0; i < payload.size(); i++) {
                     data.put(payload.get(i).name(), payload.get(i).read(rs, 5 + i));
                 }
-                Map<String, Object> metadata = new LinkedHashMap<>();
+                Map<String, Object> metadata = new LinkedHashMap<>(8);
                 metadata.put("backend", BACKEND);
                 metadata.put("capture_instance", captureInstance);
                 metadata.put("seqval", Lsn.hex(seqval));
                 metadata.put("command_id", commandId);
-                rows.add(new Row(lsn, commandId, seqval, op, new CdcEvent(operation(op), lsn.hex(), ordinal,
+                rows.add(new Row(lsn, commandId, seqval, op, new CdcEvent(operation(op), position, ordinal,
                     stream.sourceSchema(), stream.sourceTable(), data, metadata)));
             }
         }

@@ -147,4 +147,52 @@ class ClickHouseCdcSinkApplierTest {
         assertFalse(bad.passed() || bad.durable());
         assertEquals(2, rowCount());
     }
+
+    @Test
+    void heldEventsAtBothEndsOfTheBatchVersionRangeAreRecognised() {
+        ClickHouseCdcSinkApplier s = applier();
+        // the log holds three events of one LSN (one transaction: they share the position)
+        List<CdcEvent> first = List.of(event(CdcOperation.insert, "0x5", 0, 1), event(CdcOperation.insert, "0x5", 1,
+            2), event(CdcOperation.insert, "0x5", 2, 3));
+        assertTrue(s.apply(STREAM, new CdcApplyBatch("b1", "run-1", first)).durable());
+        // an overlapping batch whose FIRST event (its minimum version) is already held
+        SinkReceipt low = s.apply(STREAM, new CdcApplyBatch("b2", "run-2", List.of(first.get(2),
+            event(CdcOperation.insert, "0x6", 0, 4))));
+        assertTrue(low.passed() && low.durable(), low.message());
+        assertEquals(1, low.appliedRows());
+        assertEquals(1, low.alreadyPresentRows());
+        assertTrue(low.batchAlreadyApplied() == false);
+        // a batch whose LAST event (its maximum version) is already held, with a new event below it
+        SinkReceipt high = s.apply(STREAM, new CdcApplyBatch("b3", "run-3", List.of(
+            event(CdcOperation.delete, "0x4", 0, 9), first.get(0))));
+        assertTrue(high.passed() && high.durable(), high.message());
+        assertEquals(1, high.appliedRows());
+        assertEquals(1, high.alreadyPresentRows());
+        // the very same batch again (a crash between apply and commit): nothing is written, the batch is known
+        SinkReceipt again = s.apply(STREAM, new CdcApplyBatch("b1", "run-4", first));
+        assertEquals(0, again.appliedRows());
+        assertEquals(3, again.alreadyPresentRows());
+        assertTrue(again.batchAlreadyApplied());
+        assertEquals(5, rowCount());
+    }
+
+    @Test
+    void payloadTextWithSeparatorsEscapesAndNullMarkersRoundTripsExactly() {
+        String nasty = "a\tb\nc\\d\"e\r\u0000f\bg\fh\\N Grüße 😀";
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("order_id", 1);
+        data.put("status", nasty);
+        data.put("note", "\\N");
+        data.put("region", null);
+        SinkReceipt r = applier().apply(STREAM, new CdcApplyBatch("b\t1", "run\n1", List.of(event(CdcOperation.insert,
+            "0x10", 0, data))));
+        assertTrue(r.passed() && r.durable(), r.message());
+        List<List<String>> rows = ch.query("SELECT status, note, region, dpone_cdc_run_id, dpone_cdc_batch_id, "
+            + "dpone_cdc_commit_time > now64(3) - INTERVAL 1 DAY FROM " + ClickHouseSql.table(db, "orders_cdc"));
+        assertEquals(1, rows.size());
+        assertEquals(CdcHashes.canonicalJson(nasty), rows.get(0).get(0));
+        assertEquals("\"\\\\N\"", rows.get(0).get(1), "the text \\N is JSON text, not a NULL marker");
+        assertEquals(null, rows.get(0).get(2));
+        assertEquals(List.of("run\n1", "b\t1", "1"), rows.get(0).subList(3, 6));
+    }
 }
