@@ -7,6 +7,7 @@ import io.dpone.format.ChunkFormat;
 import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
 import io.dpone.quality.ColumnDigests;
+import io.dpone.quality.FidelityColumns;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
@@ -94,7 +95,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        ColumnDigests digests = new ColumnDigests(names, distinctColumns);
+        ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns);
         try {
             int index = 0;
             boolean more = true;
