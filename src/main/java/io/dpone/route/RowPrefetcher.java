@@ -82,6 +82,9 @@ final class RowPrefetcher implements AutoCloseable {
             failure.compareAndSet(null, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            if (!cancelled) { // not our close: never let an interrupted reader pass for the end of its range
+                failure.compareAndSet(null, new IllegalStateException("the source reader was interrupted"));
+            }
         } finally {
             cursor.close();
             // the last reader to finish ends the stream; a failure ends it at once (the other readers stop)
@@ -140,11 +143,6 @@ final class RowPrefetcher implements AutoCloseable {
     @Override
     public void close() {
         cancelled = true;
-        for (Thread t : threads) {
-            t.interrupt();
-        }
-        for (Thread t : threads) {
-            WorkerThreads.stop(t);
-        }
+        WorkerThreads.stop(threads);
     }
 }

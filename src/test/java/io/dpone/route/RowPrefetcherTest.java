@@ -109,4 +109,37 @@ class RowPrefetcherTest {
             }
         });
     }
+
+    @Test
+    void anInterruptThatIsNotACloseIsAFailureNotAShortStream() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            RowCursor interruptedMidway = new RowCursor() {
+                long i;
+
+                @Override
+                public boolean next(Object[] row) {
+                    if (i == RowPrefetcher.BATCH * 2L) {
+                        Thread.currentThread().interrupt(); // e.g. a driver or pool interrupting the reader
+                    }
+                    if (i == RowPrefetcher.BATCH * 10L) {
+                        return false;
+                    }
+                    row[0] = i++;
+                    return true;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            try (RowPrefetcher p = new RowPrefetcher(List.of(interruptedMidway, rows(1_000_000, 5, null)), 1)) {
+                p.start();
+                assertThrows(IllegalStateException.class, () -> {
+                    while (p.next() != null) {
+                        // drain
+                    }
+                });
+            }
+        });
+    }
 }
