@@ -12,6 +12,9 @@
 #   BENCH_REV=<rev>      benchmark a commit (e.g. HEAD) instead of the working tree: export it (git archive) to
 #                        bench/.work/rev-<commit>/ and build there, so concurrent edits of src/ cannot leak in
 #   DPONE_JAVA_OPTS      JVM options for both phases (default -Xmx2g, as bin/dpone)
+#   BENCH_PARALLEL_READERS=N  full refresh with source.options.parallel_readers: N (and parallel_min_rows: 0, so
+#                        the split applies at any size) on a copy of the manifest in bench/.work/; the drain
+#                        stays one reader (it is the reference). Each run prints the report's notes.
 #   BENCH_H2_URL_SUFFIX  diagnostic: appended to the embedded H2 source URL, e.g. ";LAZY_QUERY_EXECUTION=1"; both
 #                        phases then run with a generated DPONE_RUNTIME_CONNECTION_CONTEXT equal to the embedded
 #                        default apart from that suffix (src/ stays untouched)
@@ -66,6 +69,15 @@ if [ -n "$(find "$app/src/main" "$app/pom.xml" -newer "$jar" -print -quit)" ]; t
 fi
 dpone="$app/bin/dpone"
 manifest="$app/$manifest"
+readers="${BENCH_PARALLEL_READERS:-1}"
+[[ "$readers" =~ ^[0-9]+$ ]] && (( readers >= 1 )) || { echo "BENCH_PARALLEL_READERS must be an integer >= 1" >&2; exit 2; }
+if (( readers > 1 )); then
+  mkdir -p "$work"
+  awk -v n="$readers" '{ print } /^[[:space:]]*chunk_rows:/ { match($0, /^[[:space:]]*/);
+    ind = substr($0, 1, RLENGTH); print ind "parallel_readers: " n; print ind "parallel_min_rows: 0" }' \
+    "$manifest" >"$work/parallel-$readers.batch.yaml"
+  manifest="$work/parallel-$readers.batch.yaml"
+fi
 
 # ---- (b) private DPONE_HOME ----------------------------------------------------------------------------------
 export DPONE_HOME="$work/home"
@@ -109,7 +121,8 @@ echo "date        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "code        $tree; jar built $(date -u -r "$jar" +%Y-%m-%dT%H:%M:%SZ)"
 echo "machine     $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java        $(java -version 2>&1 | head -1), opts: $java_opts"
-echo "rows        $rows; manifest ${manifest#"$app/"} (route $route, fetch_size $fetch_size, chunk_rows $chunk_rows)"
+echo "rows        $rows; manifest ${manifest#"$app/"} (route $route, fetch_size $fetch_size, chunk_rows $chunk_rows," \
+  "parallel_readers $readers)"
 echo "DPONE_HOME  $DPONE_HOME"
 echo "source      $source_note"
 cpu_busy() { # percent of all CPUs busy over the next 2 seconds (everything on the machine)
@@ -180,7 +193,8 @@ for ((i = 1; i <= runs; i++)); do
   f_rss[i]="$(mib "$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out.time")")"
   echo "run $i full refresh  rows=${f_rows[i]} duration_ms=${f_dur[i]} whole command ${f_wall[i]} s" \
     "rows/s(report)=$(jq -r .rows_per_second "$out.json") peak_rss=${f_rss[i]} MiB" \
-    "steps=$(jq -c .step_millis "$out.json") load1=$(cut -d' ' -f1 /proc/loadavg)"
+    "steps=$(jq -c .step_millis "$out.json") notes=$(jq -c '.notes // []' "$out.json")" \
+    "load1=$(cut -d' ' -f1 /proc/loadavg)"
 done
 echo
 

@@ -14,8 +14,13 @@ public final class TableStatsReader {
     private TableStatsReader() {
     }
 
+    /**
+     * {@code hashedColumns}: the columns that get a per-column typed hash (those a fidelity gate compares; the
+     * row typed hash covers every column of {@code columns}).
+     */
     public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
-                                   String runId, int sampleModulo, List<String> distinctColumns) {
+                                   List<String> hashedColumns, String runId, int sampleModulo,
+                                   List<String> distinctColumns) {
         List<List<String>> present = ch.query("SELECT name FROM system.columns WHERE database = "
             + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
         List<String> names = present.stream().map(r -> r.get(0)).toList();
@@ -35,7 +40,7 @@ public final class TableStatsReader {
                 + " OR toYear(" + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") < 2000"
                 + " OR toYear(" + ClickHouseSql.id(MetadataColumns.EXTRACTED_AT) + ") < 2000)"
             : "0");
-        for (String c : columns) {
+        for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
         for (String c : distinctColumns) {
@@ -50,12 +55,12 @@ public final class TableStatsReader {
         }
         int k = 1 + columns.size();
         Map<String, Long> columnHashes = new LinkedHashMap<>();
-        for (int i = 0; i < columns.size(); i++) {
-            columnHashes.put(columns.get(i), Long.parseUnsignedLong(row.get(k + 3 + i)));
+        for (int i = 0; i < hashedColumns.size(); i++) {
+            columnHashes.put(hashedColumns.get(i), Long.parseUnsignedLong(row.get(k + 3 + i)));
         }
         Map<String, Long> distinct = new LinkedHashMap<>();
         for (int i = 0; i < distinctColumns.size(); i++) {
-            distinct.put(distinctColumns.get(i), Long.parseLong(row.get(k + 3 + columns.size() + i)));
+            distinct.put(distinctColumns.get(i), Long.parseLong(row.get(k + 3 + hashedColumns.size() + i)));
         }
         return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
             Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, distinct);

@@ -19,7 +19,9 @@ final class ManifestBinder {
             strings(src.path("columns")),
             srcOptions.path("fetch_size").asInt(SourceSpec.DEFAULT_FETCH_SIZE),
             srcOptions.path("chunk_rows").asInt(SourceSpec.DEFAULT_CHUNK_ROWS),
-            srcOptions.has("native_transfer") ? srcOptions.get("native_transfer") : null);
+            srcOptions.has("native_transfer") ? srcOptions.get("native_transfer") : null,
+            srcOptions.path("parallel_readers").asInt(SourceSpec.DEFAULT_PARALLEL_READERS),
+            srcOptions.path("parallel_min_rows").asLong(SourceSpec.DEFAULT_PARALLEL_MIN_ROWS));
 
         JsonNode snk = root.path("sink");
         TableRef target = table(snk.path("table"));

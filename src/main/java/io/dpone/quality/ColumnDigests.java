@@ -9,8 +9,8 @@ import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * Per-column evidence gathered while rows stream: for every column the wrap-around sum of xxHash64 over the
- * column's own RowBinary bytes (the fidelity gates compare these per type family), and for the configured
+ * Per-column evidence gathered while rows stream: for each hashed column (the ones a fidelity gate compares, see
+ * {@link FidelityColumns}) the wrap-around sum of xxHash64 over the column's own RowBinary bytes, and for the configured
  * distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes the same from the
  * loaded table with {@code formatRow('RowBinary', column)}. Distinct sets cost memory per distinct value,
  * so only columns listed in {@code quality.distinct_columns} get one.
@@ -19,14 +19,21 @@ public final class ColumnDigests {
     private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
 
     private final List<String> columns;
+    private final int[] hashedIndex;
     private final long[] sums;
     private final int[] distinctIndex;
     private final Set<Long>[] distinct;
 
     @SuppressWarnings("unchecked")
     public ColumnDigests(List<String> columns, List<String> distinctColumns) {
+        this(columns, columns, distinctColumns);
+    }
+
+    /** {@code hashedColumns}: the columns that get a per-column hash (a subset of {@code columns}). */
+    public ColumnDigests(List<String> columns, List<String> hashedColumns, List<String> distinctColumns) {
         this.columns = List.copyOf(columns);
-        this.sums = new long[columns.size()];
+        this.hashedIndex = hashedColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
+        this.sums = new long[hashedIndex.length];
         this.distinctIndex = distinctColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
         this.distinct = new Set[distinctIndex.length];
         for (int i = 0; i < distinct.length; i++) {
@@ -45,8 +52,9 @@ public final class ColumnDigests {
 
     /** Adds one encoded row; {@code offsets[i]..offsets[i+1]} are column i's bytes in {@code bytes}. */
     public void add(byte[] bytes, int[] offsets) {
-        for (int i = 0; i < sums.length; i++) {
-            sums[i] += XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0);
+        for (int k = 0; k < sums.length; k++) {
+            int i = hashedIndex[k];
+            sums[k] += XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0);
         }
         for (int k = 0; k < distinctIndex.length; k++) {
             int i = distinctIndex[k];
@@ -56,8 +64,8 @@ public final class ColumnDigests {
 
     public Map<String, Long> columnHashes() {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (int i = 0; i < sums.length; i++) {
-            m.put(columns.get(i), sums[i]);
+        for (int k = 0; k < sums.length; k++) {
+            m.put(columns.get(hashedIndex[k]), sums[k]);
         }
         return m;
     }

@@ -33,7 +33,8 @@ public final class FidelityGate implements QualityGate {
         }
         List<String> differing = new ArrayList<>();
         for (String c : columns) {
-            if (!source.columnHashes().get(c).equals(target.columnHashes().get(c))) {
+            Long s = source.columnHashes().get(c);
+            if (s == null || !s.equals(target.columnHashes().get(c))) { // a hash missing on either side is no pass
                 differing.add(c);
             }
         }

@@ -1,5 +1,6 @@
 package io.dpone.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dpone.error.Blocker;
 import io.dpone.quality.GateResult;
 import java.time.Instant;
@@ -8,14 +9,27 @@ import java.util.Map;
 
 /**
  * The result of {@code dpone run} and {@code Dpone.run}: schema {@value #SCHEMA}. {@code publication} is present
- * for a cluster publication and carries the protocol outcome and the durable receipt.
+ * for a cluster publication and carries the protocol outcome and the durable receipt. {@code notes} states facts
+ * that are neither gates nor blockers, such as how the source was read (absent when there is none).
  */
 public record RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
                         String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
                         int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
                         Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
-                        long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication) {
+                        long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
+                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** Without notes (the key is then absent from the JSON document). */
+    public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
+                     String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
+                     int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
+                     Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
+                     long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication) {
+        this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, publication, List.of());
+    }
 
     /** A local (single-server) run: no cluster publication block. */
     public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
@@ -32,5 +46,6 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         gates = List.copyOf(gates);
         blockers = List.copyOf(blockers);
         stepMillis = Map.copyOf(stepMillis);
+        notes = notes == null ? List.of() : List.copyOf(notes);
     }
 }

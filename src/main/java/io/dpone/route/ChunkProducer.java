@@ -7,6 +7,7 @@ import io.dpone.format.ChunkFormat;
 import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
 import io.dpone.quality.ColumnDigests;
+import io.dpone.quality.FidelityColumns;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
@@ -27,7 +28,7 @@ import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * Reads the source ({@link RowPrefetcher}, its own thread) and, on a second thread, encodes rows into chunk files
+ * Reads the source ({@link RowPrefetcher}: its own thread, or one per primary-key range) and, on a second thread, encodes rows into chunk files
  * of the route's format of {@code chunkRows} rows, and
  * hands them to the route through a bounded queue (capacity 2), so reading/encoding overlaps loading while memory
  * stays bounded by one row buffer and two spooled chunks on disk. While encoding it computes the source side of
@@ -38,7 +39,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
 
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
-    private final RowCursor cursor;
+    private final List<RowCursor> cursors;
     private final SourceTable table;
     private final ChunkFormat format;
     private final Path spoolDir;
@@ -56,8 +57,14 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
 
     public ChunkProducer(RowCursor cursor, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
                          int sampleModulo, Long maxBytes, List<String> distinctColumns, LongConsumer progress) {
+        this(List.of(cursor), table, format, spoolDir, chunkRows, sampleModulo, maxBytes, distinctColumns, progress);
+    }
+
+    /** Several cursors (key ranges of one table) feed the same bounded pipeline; row order is not kept. */
+    public ChunkProducer(List<RowCursor> cursors, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
+                         int sampleModulo, Long maxBytes, List<String> distinctColumns, LongConsumer progress) {
         this.distinctColumns = List.copyOf(distinctColumns);
-        this.cursor = cursor;
+        this.cursors = List.copyOf(cursors);
         this.table = table;
         this.format = format;
         this.spoolDir = spoolDir;
@@ -82,13 +89,13 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         long bytes = 0;
         long started = System.nanoTime();
         Object[] row;
-        RowPrefetcher source = new RowPrefetcher(cursor, columns);
+        RowPrefetcher source = new RowPrefetcher(cursors, columns);
         source.start();
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        ColumnDigests digests = new ColumnDigests(names, distinctColumns);
+        ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns);
         try {
             int index = 0;
             boolean more = true;

@@ -101,6 +101,6 @@ public final class FullRefreshRunner {
         return new RunReport(RunReport.SCHEMA, run.runId, passed, run.routeId, m.name(),
             m.source().table().toString(), m.sink().table().toString(), sourceRows, run.rowsLoaded, run.bytesLoaded,
             run.chunksLoaded, run.resumedAfterPublish, run.gates, blockers, run.stepMillis, run.startedAt, end, ms,
-            run.rowsLoaded * 1000 / ms);
+            run.rowsLoaded * 1000 / ms, null, run.notes);
     }
 }

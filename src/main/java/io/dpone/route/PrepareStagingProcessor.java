@@ -11,6 +11,9 @@ import io.dpone.error.DponeException;
 import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.source.JdbcSourceReader;
+import io.dpone.source.RangeCursors;
+import io.dpone.source.ReadPlan;
+import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,7 +74,15 @@ public final class PrepareStagingProcessor implements Processor {
         run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
         run.extractedAt = Instant.now();
         run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
-        run.producer = new ChunkProducer(run.source.open(run.table, run.manifest.source().fetchSize(), run.rowLimit), run.table,
+        var src = run.manifest.source();
+        ReadPlan plan = ReadPlan.plan(run.source, run.table, src.parallelReaders(), src.parallelMinRows(), run.rowLimit);
+        if (plan.note() != null) {
+            run.notes.add(plan.note());
+        }
+        List<RowCursor> cursors = RangeCursors.open(run.source, () -> JdbcSourceReader.open(run.context.resolve(
+            src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref")), run.table, src.fetchSize(),
+            run.rowLimit, plan);
+        run.producer = new ChunkProducer(cursors, run.table,
             run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
             sink.maxSourceBytes(), run.manifest.quality().distinctColumns(), run.progress::rowsRead);
         run.producer.start();

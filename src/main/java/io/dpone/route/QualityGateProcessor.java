@@ -11,12 +11,9 @@ import io.dpone.quality.RowCountGate;
 import io.dpone.quality.TargetStats;
 import io.dpone.quality.TypedHashGate;
 import io.dpone.quality.DistinctCountGate;
+import io.dpone.quality.FidelityColumns;
 import io.dpone.quality.FidelityGate;
 import io.dpone.source.SourceColumn;
-import io.dpone.source.types.ColumnType;
-import io.dpone.source.types.DecimalType;
-import io.dpone.source.types.FloatType;
-import io.dpone.source.types.StringType;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -26,10 +23,6 @@ import org.apache.camel.Processor;
  * the route before publication; the error policy then drops the staging table, so the target is untouched.
  */
 public final class QualityGateProcessor implements Processor {
-    private static List<String> columnsOf(TransferRun run, Class<? extends ColumnType> family) {
-        return run.table.columns().stream().filter(c -> family.isInstance(c.type())).map(SourceColumn::name).toList();
-    }
-
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
@@ -43,12 +36,13 @@ public final class QualityGateProcessor implements Processor {
         List<String> columns = run.table.columns().stream().map(SourceColumn::name).toList();
         List<String> distinct = List.copyOf(run.sourceStats.distinctCounts().keySet());
         TargetStats target = TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(),
-            run.stagingTable, columns, run.runId, run.manifest.quality().hashSampleModulo(), distinct);
+            run.stagingTable, columns, FidelityColumns.all(run.table.columns()), run.runId,
+            run.manifest.quality().hashSampleModulo(), distinct);
         List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
             new TypedHashGate(run.manifest.quality().typedHash()),
-            new FidelityGate("decimal", columnsOf(run, DecimalType.class)),
-            new FidelityGate("float", columnsOf(run, FloatType.class)),
-            new FidelityGate("unicode", columnsOf(run, StringType.class)),
+            new FidelityGate("decimal", FidelityColumns.decimal(run.table.columns())),
+            new FidelityGate("float", FidelityColumns.floats(run.table.columns())),
+            new FidelityGate("unicode", FidelityColumns.unicode(run.table.columns())),
             new MetadataColumnsGate());
         for (QualityGate gate : gates) {
             run.gates.add(gate.evaluate(run.sourceStats, target));

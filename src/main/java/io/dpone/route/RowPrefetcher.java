@@ -2,42 +2,66 @@ package io.dpone.route;
 
 import io.dpone.source.RowCursor;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reads source rows on its own thread in batches of {@value #BATCH}, handed over through a bounded queue (four
- * batches), so the JDBC driver's work and the encoding, hashing and spooling of the previous rows run on two cores
- * at once. Memory stays bounded by the queue. The reader's failure is rethrown to the consumer, in order.
+ * Reads source rows on reader threads (one per cursor: one, or one per primary-key range) in batches of
+ * {@value #BATCH}, handed over through one bounded queue ({@value #QUEUE} batches, shared by every reader), so the
+ * JDBC driver's work and the encoding, hashing and spooling of the previous rows run on two cores at once. Memory
+ * stays bounded by the queue plus one batch being filled per reader: more readers do not multiply the queue. The
+ * end marker goes in after the last reader has finished; the first reader failure stops the others and is rethrown
+ * to the consumer at the end.
  */
 final class RowPrefetcher implements AutoCloseable {
     static final int BATCH = 2048;
+    static final int QUEUE = 4;
     private static final Object[][] END = new Object[0][];
 
-    private final BlockingQueue<Object[][]> batches = new ArrayBlockingQueue<>(4);
-    private final RowCursor cursor;
+    private final BlockingQueue<Object[][]> batches = new ArrayBlockingQueue<>(QUEUE);
+    private final List<RowCursor> cursors;
     private final int columns;
+    private final AtomicInteger running;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private volatile boolean cancelled;
-    private volatile RuntimeException failure;
-    private Thread thread;
+    private Thread[] threads = new Thread[0];
     private Object[][] current;
     private int position;
 
     RowPrefetcher(RowCursor cursor, int columns) {
-        this.cursor = cursor;
+        this(List.of(cursor), columns);
+    }
+
+    RowPrefetcher(List<RowCursor> cursors, int columns) {
+        if (cursors.isEmpty()) {
+            throw new IllegalArgumentException("no cursor");
+        }
+        this.cursors = List.copyOf(cursors);
         this.columns = columns;
+        this.running = new AtomicInteger(cursors.size());
     }
 
     void start() {
-        thread = new Thread(this::read, "dpone-source-fetch");
-        thread.setDaemon(true);
-        thread.start();
+        threads = new Thread[cursors.size()];
+        for (int i = 0; i < threads.length; i++) {
+            RowCursor cursor = cursors.get(i);
+            threads[i] = new Thread(() -> read(cursor), "dpone-source-fetch" + (threads.length > 1 ? "-" + i : ""));
+            threads[i].setDaemon(true);
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
     }
 
-    private void read() {
+    private void read(RowCursor cursor) {
         try {
-            while (!cancelled) {
+            while (!cancelled && failure.get() == null) {
                 Object[][] batch = new Object[BATCH][];
                 int n = 0;
                 while (n < BATCH) {
@@ -55,12 +79,18 @@ final class RowPrefetcher implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            failure = e;
+            failure.compareAndSet(null, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            if (!cancelled) { // not our close: never let an interrupted reader pass for the end of its range
+                failure.compareAndSet(null, new IllegalStateException("the source reader was interrupted"));
+            }
         } finally {
             cursor.close();
-            putEnd(); // after the failure is set, so the consumer sees it
+            // the last reader to finish ends the stream; a failure ends it at once (the other readers stop)
+            if (running.decrementAndGet() == 0 || failure.get() != null) {
+                putEnd(); // after the failure is set, so the consumer sees it
+            }
         }
     }
 
@@ -69,6 +99,9 @@ final class RowPrefetcher implements AutoCloseable {
      * a dropped END would leave the consumer waiting forever. Once cancelled, nobody consumes: make room instead.
      */
     private void putEnd() {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
         try {
             while (!batches.offer(END, 200, TimeUnit.MILLISECONDS)) {
                 if (cancelled) {
@@ -83,22 +116,23 @@ final class RowPrefetcher implements AutoCloseable {
     }
 
     private void put(Object[][] batch) throws InterruptedException {
-        while (!cancelled) {
+        while (!cancelled && failure.get() == null) {
             if (batches.offer(batch, 200, TimeUnit.MILLISECONDS)) {
                 return;
             }
         }
     }
 
-    /** The next row, or {@code null} at the end; rethrows the reader's failure. */
+    /** The next row, or {@code null} at the end; rethrows the (first) reader failure. */
     Object[] next() throws InterruptedException {
         if (current == null || position == current.length) {
             current = batches.take();
             position = 0;
             if (current == END) {
                 batches.offer(END); // stay at the end for repeated calls
-                if (failure != null) {
-                    throw failure;
+                RuntimeException f = failure.get();
+                if (f != null) {
+                    throw f;
                 }
                 return null;
             }
@@ -109,6 +143,6 @@ final class RowPrefetcher implements AutoCloseable {
     @Override
     public void close() {
         cancelled = true;
-        WorkerThreads.stop(thread);
+        WorkerThreads.stop(threads);
     }
 }

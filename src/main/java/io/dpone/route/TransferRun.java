@@ -48,6 +48,8 @@ public final class TransferRun {
     public SourceStats sourceStats;
     public final List<GateResult> gates = new ArrayList<>();
     public final Map<String, Long> stepMillis = new LinkedHashMap<>();
+    /** Facts the report states that are neither gates nor blockers (e.g. how the source was read). */
+    public final List<String> notes = new ArrayList<>();
     public boolean published;
     public boolean resumedAfterPublish;
     public String routeId;

@@ -11,6 +11,7 @@ import io.dpone.source.types.ValueOutOfRangeException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 
@@ -145,6 +147,57 @@ public final class JdbcSourceReader implements SourceReader {
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+        }
+    }
+
+    @Override
+    public Optional<long[]> keyBounds(SourceTable table, String column) {
+        String sql = SqlServerDialect.keyBounds(table.ref().schema(), table.ref().name(), column);
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) {
+                return Optional.empty();
+            }
+            long min = rs.getLong(1);
+            if (rs.wasNull()) {
+                return Optional.empty(); // no rows
+            }
+            return Optional.of(new long[] {min, rs.getLong(2)});
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
+                "cannot read the key bounds of " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+        }
+    }
+
+    @Override
+    public RowCursor open(SourceTable table, int fetchSize, KeyRange range) {
+        List<String> names = table.columns().stream().map(SourceColumn::name).toList();
+        String sql = SqlServerDialect.selectRange(table.ref().schema(), table.ref().name(), names, range);
+        try {
+            PreparedStatement st = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY,
+                ResultSet.CONCUR_READ_ONLY);
+            return openRange(st, range, fetchSize, table, names);
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
+                "cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+        }
+    }
+
+    private static RowCursor openRange(PreparedStatement st, KeyRange range, int fetchSize, SourceTable table,
+                                       List<String> names) throws SQLException {
+        try {
+            int p = 1;
+            if (range.fromInclusive() != null) {
+                st.setLong(p++, range.fromInclusive());
+            }
+            if (range.toExclusive() != null) {
+                st.setLong(p, range.toExclusive());
+            }
+            st.setFetchSize(fetchSize);
+            ResultSet rs = st.executeQuery();
+            return new JdbcRowCursor(st, rs, table.columns().stream().map(SourceColumn::type).toList(), names);
+        } catch (SQLException e) {
+            st.close();
+            throw e;
         }
     }
 

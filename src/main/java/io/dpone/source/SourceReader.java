@@ -14,6 +14,16 @@ public interface SourceReader extends AutoCloseable {
      */
     RowCursor open(SourceTable table, int fetchSize, long rowLimit);
 
+    /** MIN and MAX of an integer key column, or empty for an empty table (or a reader that cannot split). */
+    default java.util.Optional<long[]> keyBounds(SourceTable table, String column) {
+        return java.util.Optional.empty();
+    }
+
+    /** A streaming cursor over the rows of {@code table} whose key lies in {@code range}, in no particular order. */
+    default RowCursor open(SourceTable table, int fetchSize, KeyRange range) {
+        throw new UnsupportedOperationException("this reader cannot read key ranges");
+    }
+
     @Override
     void close();
 }

@@ -30,4 +30,25 @@ public final class SqlServerDialect {
             + (limit > 0 && !orderBy.isEmpty()
                 ? " ORDER BY " + orderBy.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", ")) : "");
     }
+
+    /** {@code SELECT MIN([k]), MAX([k]) FROM [s].[t]}: two index seeks on a primary key. */
+    public static String keyBounds(String schema, String table, String key) {
+        return "SELECT MIN(" + quote(key) + "), MAX(" + quote(key) + ") FROM " + quote(schema) + "." + quote(table);
+    }
+
+    /**
+     * {@code SELECT cols FROM [s].[t] WHERE [k] >= ? AND [k] < ?}, each bound present only when the range has it;
+     * the bounds are bound as parameters in that order ({@link KeyRange#fromInclusive()}, then
+     * {@link KeyRange#toExclusive()}).
+     */
+    public static String selectRange(String schema, String table, List<String> columns, KeyRange range) {
+        List<String> where = new java.util.ArrayList<>();
+        if (range.fromInclusive() != null) {
+            where.add(quote(range.column()) + " >= ?");
+        }
+        if (range.toExclusive() != null) {
+            where.add(quote(range.column()) + " < ?");
+        }
+        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
+    }
 }

@@ -112,6 +112,33 @@ class ManifestBlockerTest {
             Files.readString(Path.of("docs/batch-manifest.schema.json")));
     }
 
+    @Test
+    void parallelReadersIsValidatedAndBound(@TempDir Path dir) throws Exception {
+        String base = Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"));
+        String options = "    chunk_rows: 100000\n";
+        assertTrue(base.contains(options), "the example's source options moved");
+        Path ok = dir.resolve("ok.yaml");
+        Files.writeString(ok, base.replace(options, options + "    parallel_readers: 4\n    parallel_min_rows: 5000\n"));
+        SourceSpec src = ManifestLoader.load(ok).source();
+        assertEquals(4, src.parallelReaders());
+        assertEquals(5000, src.parallelMinRows());
+        SourceSpec defaults = ManifestLoader.load(Path.of("examples/batch/embedded-full-refresh.batch.yaml")).source();
+        assertEquals(1, defaults.parallelReaders(), "off by default");
+        assertEquals(1_000_000, defaults.parallelMinRows());
+        for (String bad : List.of("parallel_readers: 0", "parallel_readers: 17", "parallel_min_rows: -1")) {
+            Path f = dir.resolve("bad.yaml");
+            Files.writeString(f, base.replace(options, options + "    " + bad + "\n"));
+            DponeException e = assertThrows(DponeException.class, () -> ManifestLoader.load(f), bad);
+            String key = bad.substring(0, bad.indexOf(':'));
+            assertTrue(e.blockers().stream().anyMatch(b -> b.subject().equals("source.options." + key)),
+                () -> bad + ": " + e.blockers());
+        }
+        Path wrongType = dir.resolve("type.yaml");
+        Files.writeString(wrongType, base.replace(options, options + "    parallel_readers: two\n"));
+        assertEquals("manifest.wrong_type", assertThrows(DponeException.class, () -> ManifestLoader.load(wrongType))
+            .blockers().get(0).code());
+    }
+
     private static Blocker first(String code) {
         DponeException e = assertThrows(DponeException.class,
             () -> ManifestLoader.load(FIXTURES.resolve("invalid/" + code + ".yaml")));

@@ -1,0 +1,58 @@
+package io.dpone.quality;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.DecimalType;
+import io.dpone.source.types.FloatType;
+import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.StringType;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Only the columns a fidelity gate compares get a per-column hash, on both sides; the hashes of those columns still
+ * move with one changed byte, and a hash missing on either side fails the gate instead of passing it.
+ */
+class ColumnDigestsTest {
+    private static final byte[] ROW = {1, 0, 0, 0, 2, 3, 4, 5, 6};
+    private static final int[] OFFSETS = {0, 4, 5, 9}; // id | flag | price
+
+    @Test
+    void hashesOnlyTheFidelityColumns() {
+        List<SourceColumn> table = List.of(new SourceColumn("id", "bigint", false, new IntegerType(64, false)),
+            new SourceColumn("amount", "decimal", true, new DecimalType(18, 4)),
+            new SourceColumn("price", "float", true, new FloatType(64)),
+            new SourceColumn("name", "nvarchar", true, new StringType()));
+        assertEquals(List.of("amount", "price", "name"), FidelityColumns.all(table));
+        assertEquals(List.of("amount"), FidelityColumns.decimal(table));
+        assertEquals(List.of("price"), FidelityColumns.floats(table));
+        assertEquals(List.of("name"), FidelityColumns.unicode(table));
+
+        ColumnDigests d = new ColumnDigests(List.of("id", "flag", "price"), List.of("price"), List.of("id"));
+        d.add(ROW, OFFSETS);
+        assertEquals(List.of("price"), List.copyOf(d.columnHashes().keySet()));
+        assertEquals(Map.of("id", 1L), d.distinctCounts());
+
+        ColumnDigests changed = new ColumnDigests(List.of("id", "flag", "price"), List.of("price"), List.of());
+        byte[] row = ROW.clone();
+        row[8] ^= 1; // one bit of price
+        changed.add(row, OFFSETS);
+        assertNotEquals(d.columnHashes().get("price"), changed.columnHashes().get("price"));
+    }
+
+    @Test
+    void aHashMissingOnEitherSideFailsTheFidelityGate() {
+        FidelityGate gate = new FidelityGate("float", List.of("price"));
+        SourceStats withHash = new SourceStats(1, Map.of(), 0, 1, 9, Map.of("price", 42L), Map.of());
+        SourceStats without = new SourceStats(1, Map.of(), 0, 1, 9, Map.of(), Map.of());
+        TargetStats target = new TargetStats(1, Map.of(), 0, 1, true, 0, Map.of("price", 42L), Map.of());
+        TargetStats targetWithout = new TargetStats(1, Map.of(), 0, 1, true, 0, Map.of(), Map.of());
+        assertEquals("passed", gate.evaluate(withHash, target).status());
+        assertTrue(gate.evaluate(without, target).isFailed());
+        assertTrue(gate.evaluate(withHash, targetWithout).isFailed());
+    }
+}
