@@ -10,7 +10,6 @@ import io.dpone.source.types.TypeMapper;
 import io.dpone.source.types.ValueOutOfRangeException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.TreeMap;
 
 /**
@@ -36,31 +34,7 @@ public final class JdbcSourceReader implements SourceReader {
     }
 
     public static JdbcSourceReader open(ConnectionSpec spec) {
-        String url = spec.url();
-        if (url == null || !(url.startsWith("jdbc:sqlserver:") || url.startsWith("jdbc:h2:"))) {
-            throw new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(),
-                "mssql connections need a jdbc:sqlserver: URL (or a jdbc:h2: URL in MODE=MSSQLServer for local runs)");
-        }
-        Properties props = new Properties();
-        if (spec.user() != null) {
-            props.setProperty("user", spec.user());
-        }
-        if (spec.password() != null) {
-            props.setProperty("password", spec.password().reveal());
-        }
-        if (url.startsWith("jdbc:sqlserver:")) {
-            props.setProperty("responseBuffering", "adaptive");
-            props.setProperty("selectMethod", "direct");
-            props.setProperty("applicationName", "dpone");
-        }
-        try {
-            Connection c = DriverManager.getConnection(url, props);
-            c.setReadOnly(true);
-            return new JdbcSourceReader(c);
-        } catch (SQLException e) {
-            throw new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(),
-                "cannot connect to source alias '" + spec.alias() + "' (SQLState " + e.getSQLState() + ")");
-        }
+        return new JdbcSourceReader(SourceConnections.open(spec, "dpone"));
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.dpone.cdc.runtime;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.clickhouse.ClickHouseCdcAdapters;
 import io.dpone.cdc.mssql.LiveReaders;
-import io.dpone.cdc.mssql.MssqlConnections;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.connect.ConnectionContext;
@@ -59,7 +58,7 @@ public final class LiveCdcRuntime {
         ConnectionSpec sink = context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE,
             "--sink-connection-id");
         Path spool = spoolDir(options);
-        Connection c = MssqlConnections.open(source);
+        Connection c = io.dpone.source.SourceConnections.open(source, "dpone-cdc");
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(sink)) {
             return CdcTickRunner.run(tick(options, CdcRuntime.newRunId(), c, ch, spool));
         } finally {

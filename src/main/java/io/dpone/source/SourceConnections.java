@@ -1,4 +1,4 @@
-package io.dpone.cdc.mssql;
+package io.dpone.source;
 
 import io.dpone.connect.ConnectionSpec;
 import io.dpone.error.BlockerCode;
@@ -9,15 +9,17 @@ import java.sql.SQLException;
 import java.util.Properties;
 
 /**
- * Opens the read-only JDBC connection of a live CDC reader from a resolved {@code mssql} alias: mssql-jdbc for
- * {@code jdbc:sqlserver:} URLs (adaptive buffering, direct select method, as the snapshot reader), H2 in
- * MSSQLServer mode for {@code jdbc:h2:} URLs (local runs and tests). Failures name the alias and the SQLState only.
+ * Opens a read-only JDBC connection from a resolved {@code mssql} alias: mssql-jdbc for {@code jdbc:sqlserver:}
+ * URLs (adaptive buffering, direct select method), H2 in MSSQLServer mode for {@code jdbc:h2:} URLs (local runs
+ * and tests). Failures name the alias and the SQLState only. Shared by the snapshot reader and the live CDC
+ * readers.
  */
-public final class MssqlConnections {
-    private MssqlConnections() {
+public final class SourceConnections {
+    private SourceConnections() {
     }
 
-    public static Connection open(ConnectionSpec spec) {
+    /** {@code applicationName} is what SQL Server shows for the session ({@code dpone}, {@code dpone-cdc}). */
+    public static Connection open(ConnectionSpec spec, String applicationName) {
         String url = spec.url();
         if (url == null || !(url.startsWith("jdbc:sqlserver:") || url.startsWith("jdbc:h2:"))) {
             throw new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(),
@@ -33,7 +35,7 @@ public final class MssqlConnections {
         if (url.startsWith("jdbc:sqlserver:")) {
             props.setProperty("responseBuffering", "adaptive");
             props.setProperty("selectMethod", "direct");
-            props.setProperty("applicationName", "dpone-cdc");
+            props.setProperty("applicationName", applicationName);
         }
         try {
             Connection c = DriverManager.getConnection(url, props);
