@@ -37,37 +37,7 @@ done
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is required for peak RSS" >&2; exit 2; }
 
 # ---- (a) build if needed -------------------------------------------------------------------------------------
-work="$root/bench/.work"
-app="$root"   # the tree whose bin/dpone, target/ and manifest are benchmarked
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "${BENCH_REV:-}" ]; then
-  commit="$(git rev-parse --short "$BENCH_REV^{commit}")"
-  app="$work/rev-$commit"
-  if [ ! -d "$app" ]; then
-    rm -rf "$app.partial"
-    mkdir -p "$app.partial"
-    git archive "$commit" | tar -x -C "$app.partial"
-    mv "$app.partial" "$app"
-  fi
-  tree="commit $commit ($(git log -1 --format=%cI "$commit")), exported to $app"
-else
-  tree="working tree, HEAD $commit$(git status --porcelain -- src pom.xml 2>/dev/null | grep -q . \
-    && echo ' (src/pom.xml differ from HEAD)' || true)"
-fi
-jar_of() { ls "$app"/target/dpone-*.jar 2>/dev/null | grep -v -e sources -e tests | head -1 || true; }
-jar="$(jar_of)"
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
-  if [ -z "$jar" ] || [ ! -d "$app/target/lib" ] || [ -n "$(find "$app/src/main" "$app/pom.xml" -newer "$jar" -print -quit)" ]; then
-    echo "bench: building $app (./mvnw -q -B package -DskipTests) ..." >&2
-    (cd "$app" && ./mvnw -q -B package -DskipTests)
-    jar="$(jar_of)"
-  fi
-fi
-[ -n "$jar" ] && [ -d "$app/target/lib" ] || { echo "bench: $app/target/dpone-*.jar or target/lib missing" >&2; exit 2; }
-if [ -n "$(find "$app/src/main" "$app/pom.xml" -newer "$jar" -print -quit)" ]; then
-  tree="$tree; WARNING: the jar is older than src/main or pom.xml"
-fi
-dpone="$app/bin/dpone"
+source "$root/bench/build.sh"
 manifest="$app/$manifest"
 readers="${BENCH_PARALLEL_READERS:-1}"
 [[ "$readers" =~ ^[0-9]+$ ]] && (( readers >= 1 )) || { echo "BENCH_PARALLEL_READERS must be an integer >= 1" >&2; exit 2; }
