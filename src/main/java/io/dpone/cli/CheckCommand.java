@@ -35,8 +35,9 @@ public final class CheckCommand implements Callable<Integer> {
         String route = null;
         try {
             BatchManifest m = ManifestLoader.load(manifest);
-            route = io.dpone.publication.plan.PublicationPlanner.decide(m, name -> null).requested()
-                ? "cluster_publication" : m.sink().options().route();
+            var decision = io.dpone.publication.plan.PublicationPlanner.decide(m, System::getenv);
+            route = decision.requested() ? io.dpone.publication.runtime.ClusterPublicationRunner.ROUTE_ID
+                : m.sink().options().route();
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ctx.check(m.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref").ifPresent(blockers::add);
             ctx.check(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref").ifPresent(blockers::add);
@@ -45,7 +46,7 @@ public final class CheckCommand implements Callable<Integer> {
                 .flatMap(c -> ctx.check(c.runtimeConnectionId(), ConnectionType.S3, "source.options.native_transfer"
                     + ".snapshot.columnar_fast_path.object_storage.runtime_access.connection_id"))
                 .ifPresent(blockers::add);
-            blockers.addAll(io.dpone.publication.plan.PublicationPlanner.decide(m, System::getenv).blockers());
+            blockers.addAll(decision.blockers());
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
         }

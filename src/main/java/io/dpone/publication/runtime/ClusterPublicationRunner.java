@@ -57,7 +57,8 @@ import java.util.function.Function;
  * {@code /dpone/publication_fence}), {@code max_recovery_window} and {@code ddl_wait} (ISO-8601 durations).
  */
 public final class ClusterPublicationRunner {
-    static final String ROUTE_ID = "cluster_publication";
+    /** The route id a cluster publication reports (it runs no transfer route). */
+    public static final String ROUTE_ID = "cluster_publication";
     private final ConnectionContext context;
     private final Function<String, String> env;
     private final java.util.function.UnaryOperator<ClusterMember> memberDecorator;
