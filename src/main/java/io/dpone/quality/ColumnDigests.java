@@ -1,10 +1,8 @@
 package io.dpone.quality;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
@@ -22,9 +20,8 @@ public final class ColumnDigests {
     private final int[] hashedIndex;
     private final long[] sums;
     private final int[] distinctIndex;
-    private final Set<Long>[] distinct;
+    private final LongHashSet[] distinct;
 
-    @SuppressWarnings("unchecked")
     public ColumnDigests(List<String> columns, List<String> distinctColumns) {
         this(columns, columns, distinctColumns);
     }
@@ -35,9 +32,9 @@ public final class ColumnDigests {
         this.hashedIndex = hashedColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
         this.sums = new long[hashedIndex.length];
         this.distinctIndex = distinctColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
-        this.distinct = new Set[distinctIndex.length];
+        this.distinct = new LongHashSet[distinctIndex.length];
         for (int i = 0; i < distinct.length; i++) {
-            distinct[i] = new HashSet<>();
+            distinct[i] = new LongHashSet();
         }
     }
 
@@ -73,7 +70,7 @@ public final class ColumnDigests {
     public Map<String, Long> distinctCounts() {
         Map<String, Long> m = new LinkedHashMap<>();
         for (int k = 0; k < distinctIndex.length; k++) {
-            m.put(columns.get(distinctIndex[k]), (long) distinct[k].size());
+            m.put(columns.get(distinctIndex[k]), distinct[k].size());
         }
         return m;
     }

@@ -1,7 +1,6 @@
 package io.dpone.source.types;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,7 +30,8 @@ public record DecimalType(int precision, int scale) implements ColumnType {
         } catch (ArithmeticException e) {
             throw new ValueOutOfRangeException("decimal value has more fractional digits than scale " + scale);
         }
-        if (exact.unscaledValue().abs().compareTo(BigInteger.TEN.pow(precision)) >= 0) {
+        // precision() = digits of the unscaled value, so this is |unscaled| >= 10^precision without a BigInteger
+        if (exact.precision() > precision) {
             throw new ValueOutOfRangeException("decimal value exceeds precision " + precision);
         }
         return exact;

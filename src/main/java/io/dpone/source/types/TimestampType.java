@@ -52,11 +52,10 @@ public record TimestampType(int precision, boolean withOffset) implements Column
         return seconds * pow10(precision) + t.getNano() / pow10(9 - precision);
     }
 
+    private static final long[] POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
+        100_000_000L, 1_000_000_000L};
+
     static long pow10(int n) {
-        long v = 1;
-        for (int i = 0; i < n; i++) {
-            v *= 10;
-        }
-        return v;
+        return POW10[n];
     }
 }
