@@ -78,19 +78,7 @@ public final class RowBinaryEncoder {
                 default -> out.writeLongLE(x);
             }
         } else if (type instanceof StringType) {
-            String s = (String) v;
-            int lengthAt = out.length();
-            if (s.length() < 43) { // 3 bytes per char fits one varint byte: write the prefix in place
-                out.writeByte(0);
-                int n = Utf8.encode(s, out);
-                out.array()[lengthAt] = (byte) n;
-            } else {
-                ByteBuf tmp = SCRATCH.get();
-                tmp.reset();
-                int n = Utf8.encode(s, tmp);
-                out.writeVarUInt(n);
-                out.write(tmp.array(), 0, n);
-            }
+            writeString((String) v, out);
         } else if (type instanceof FloatType t) {
             if (t.bits() == 32) {
                 out.writeIntLE(Float.floatToRawIntBits((Float) v));
@@ -113,6 +101,22 @@ public final class RowBinaryEncoder {
             byte[] b = (byte[]) v;
             out.writeVarUInt(b.length);
             out.write(b, 0, b.length);
+        }
+    }
+
+    /** A RowBinary {@code String}: the UTF-8 length as a varint, then the bytes (strict UTF-8, see {@link Utf8}). */
+    public static void writeString(String s, ByteBuf out) {
+        int lengthAt = out.length();
+        if (s.length() < 43) { // 3 bytes per char fits one varint byte: write the prefix in place
+            out.writeByte(0);
+            int n = Utf8.encode(s, out);
+            out.array()[lengthAt] = (byte) n;
+        } else {
+            ByteBuf tmp = SCRATCH.get();
+            tmp.reset();
+            int n = Utf8.encode(s, tmp);
+            out.writeVarUInt(n);
+            out.write(tmp.array(), 0, n);
         }
     }
 

@@ -10,7 +10,6 @@ import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
-import io.dpone.format.TabSeparatedFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -40,7 +39,7 @@ import java.util.stream.Collectors;
  * {@link CdcEvent#version()}, so it orders by LSN order (never by clock).
  *
  * <p>Idempotency: event ids already held by the log are not written again, and every batch is ONE
- * {@code INSERT ... SELECT FROM <TabSeparated spool file>} ({@link CdcLogSpool}) with {@code insert_deduplication_token = batch id},
+ * {@code INSERT ... SELECT FROM <RowBinary spool file>} ({@link CdcLogSpool}) with {@code insert_deduplication_token = batch id},
  * {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a retried insert whose acknowledgement was lost lands
  * once. {@code durable = true} only after that synchronous insert returned. The table comment records the stream
  * id: a log of another stream is refused.
@@ -144,7 +143,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         addMissingColumns(payload);
         String commitTime = COMMIT_TIME.format(Instant.now());
         List<String> fileColumns = CdcLogSpool.columns(payload);
-        String structure = fileColumns.stream().map(c -> ClickHouseSql.id(c) + " " + spoolType(c))
+        String structure = fileColumns.stream()
+            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c, LOG_COLUMNS))
             .collect(Collectors.joining(", "));
         // the file-side types equal the table types; the columns equal for the whole batch are literals
         List<String> columns = new ArrayList<>(fileColumns);
@@ -156,8 +156,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             CdcLogSpool.write(spool, stream, rows, payload);
             ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
                 ClickHouseSql.idList(columns), select, spool, CdcLogSpool.FORMAT, structure,
-                TabSeparatedFormat.INSERT_SETTINGS + ", insert_deduplicate = 1, async_insert = 0, "
-                    + "insert_deduplication_token = " + ClickHouseSql.literal(batch.batchId())));
+                "insert_deduplicate = 1, async_insert = 0, insert_deduplication_token = "
+                    + ClickHouseSql.literal(batch.batchId())));
         } finally {
             try {
                 Files.deleteIfExists(spool);
@@ -167,11 +167,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         }
     }
 
-    private static String spoolType(String column) {
-        String t = LOG_COLUMNS.get(column);
-        return t == null ? "Nullable(String)" : t;
-    }
-
     private Path spoolFile(String batchId) {
         try {
             Files.createDirectories(spoolDir);
@@ -179,7 +174,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             throw new UncheckedIOException(e);
         }
         return spoolDir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target() + "\n" + batchId).substring(0, 32)
-            + ".tsv").toAbsolutePath();
+            + CdcLogSpool.EXTENSION).toAbsolutePath();
     }
 
     private List<String> validate(CdcApplyBatch batch) {
