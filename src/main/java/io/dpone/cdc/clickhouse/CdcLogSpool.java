@@ -32,7 +32,8 @@ final class CdcLogSpool {
     /** The metadata columns written per row, in file order after the payload columns. */
     static final List<String> ROW_COLUMNS = List.of("dpone_cdc_unique_key_hash", "dpone_cdc_event_id",
         "dpone_cdc_operation", "dpone_cdc_position", "dpone_cdc_sequence", "dpone_cdc_version");
-    private static final int UINT256_BYTES = 32;
+    /** 256 bits of UInt256 less the 67 low bits of sequence and rank. */
+    private static final int POSITION_BITS = 256 - 67;
 
     private CdcLogSpool() {
     }
@@ -58,6 +59,8 @@ final class CdcLogSpool {
 
     static void write(Path spool, StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows, Set<String> payload) {
         ByteBuf row = new ByteBuf(4096);
+        BigInteger lastPosition = null;
+        long[] positionLimbs = null;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16)) {
             for (Map.Entry<String, CdcEvent> en : rows) {
                 CdcEvent e = en.getValue();
@@ -76,7 +79,12 @@ final class CdcLogSpool {
                 RowBinaryEncoder.writeString(e.operation().name(), row);
                 RowBinaryEncoder.writeString(e.position(), row);
                 row.writeLongLE(e.sequence());
-                writeUInt256(e.version(), row);
+                BigInteger position = e.positionValue().value();
+                if (position != lastPosition) { // the events of one LSN share one parsed position
+                    lastPosition = position;
+                    positionLimbs = limbs(position);
+                }
+                writeVersion(positionLimbs, e.sequence(), e.operation().rank(), row);
                 row.writeTo(out);
             }
         } catch (IOException e) {
@@ -84,15 +92,24 @@ final class CdcLogSpool {
         }
     }
 
-    /** {@code v} (0 <= v < 2^256, checked by the applier) as ClickHouse's UInt256: 32 bytes, little-endian. */
-    static void writeUInt256(BigInteger v, ByteBuf out) {
-        if (v.signum() < 0 || v.bitLength() > 8 * UINT256_BYTES) {
-            throw new IllegalArgumentException("version outside UInt256");
+    /** The three low 64-bit limbs of a position, little-endian; a position has at most 189 bits. */
+    static long[] limbs(BigInteger position) {
+        if (position.signum() < 0 || position.bitLength() > POSITION_BITS) {
+            throw new IllegalArgumentException("position gives a version beyond UInt256");
         }
-        byte[] be = v.toByteArray(); // big-endian two's complement; a leading 0 byte when the top bit is set
-        for (int i = 0; i < UINT256_BYTES; i++) {
-            int src = be.length - 1 - i;
-            out.writeByte(src >= 0 ? be[src] : 0);
-        }
+        return new long[] {position.longValue(), position.shiftRight(64).longValue(),
+            position.shiftRight(128).longValue()};
+    }
+
+    /**
+     * {@link CdcEvent#version()} = {@code position * 2^67 + sequence * 2^3 + rank} as ClickHouse's UInt256 (32 bytes,
+     * little-endian), without BigInteger arithmetic per event: the low 67 bits are exactly {@code sequence} and
+     * {@code rank} (sequence < 2^64, rank < 2^3), the position fills the bits above.
+     */
+    static void writeVersion(long[] position, long sequence, int rank, ByteBuf out) {
+        out.writeLongLE((sequence << 3) | rank);
+        out.writeLongLE((sequence >>> 61) | (position[0] << 3));
+        out.writeLongLE((position[0] >>> 61) | (position[1] << 3));
+        out.writeLongLE((position[1] >>> 61) | (position[2] << 3));
     }
 }

@@ -239,13 +239,25 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         if (byId.isEmpty()) {
             return held;
         }
-        BigInteger min = null;
-        BigInteger max = null;
+        // the version grows with (position, sequence, rank): compare those (each event's position parsed once, the
+        // ends' kept), and compute only the two end versions
+        CdcEvent first = null;
+        CdcEvent last = null;
+        BigInteger firstPosition = null;
+        BigInteger lastPosition = null;
         for (CdcEvent e : byId.values()) {
-            BigInteger v = e.version();
-            min = min == null || v.compareTo(min) < 0 ? v : min;
-            max = max == null || v.compareTo(max) > 0 ? v : max;
+            BigInteger p = e.positionValue().value();
+            if (first == null || compare(p, e, firstPosition, first) < 0) {
+                first = e;
+                firstPosition = p;
+            }
+            if (last == null || compare(p, e, lastPosition, last) > 0) {
+                last = e;
+                lastPosition = p;
+            }
         }
+        BigInteger min = first.version();
+        BigInteger max = last.version();
         ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
             + " WHERE dpone_cdc_version >= toUInt256(" + ClickHouseSql.literal(min.toString()) + ")"
             + " AND dpone_cdc_version <= toUInt256(" + ClickHouseSql.literal(max.toString()) + ")"
@@ -255,6 +267,16 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 }
             });
         return held;
+    }
+
+    /** {@link CdcEvent#ORDER} with both positions already parsed. */
+    private static int compare(BigInteger aPosition, CdcEvent a, BigInteger bPosition, CdcEvent b) {
+        int c = aPosition.compareTo(bPosition);
+        if (c != 0) {
+            return c;
+        }
+        c = Long.compare(a.sequence(), b.sequence());
+        return c != 0 ? c : Integer.compare(a.operation().rank(), b.operation().rank());
     }
 
     private long count(String where) {
