@@ -75,9 +75,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     }
 
     public void start() {
-        thread = new Thread(this::produce, "dpone-chunk-encoder");
-        thread.setDaemon(true);
-        thread.start();
+        thread = WorkerThreads.start("dpone-chunk-encoder", this::produce);
     }
 
     private void produce() {
