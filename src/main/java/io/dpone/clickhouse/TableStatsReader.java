@@ -21,11 +21,22 @@ public final class TableStatsReader {
     public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
                                    List<String> hashedColumns, String runId, int sampleModulo,
                                    List<String> distinctColumns) {
+        return query(ch, database, table, columns, hashedColumns, runId, sampleModulo, distinctColumns,
+            metadataPresent(ch, database, table), "1");
+    }
+
+    /** Whether the table has all four metadata columns. */
+    static boolean metadataPresent(ClickHouseEndpoint ch, String database, String table) {
         List<List<String>> present = ch.query("SELECT name FROM system.columns WHERE database = "
             + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
         List<String> names = present.stream().map(r -> r.get(0)).toList();
-        boolean metadataPresent = names.containsAll(MetadataColumns.NAMES);
+        return names.containsAll(MetadataColumns.NAMES);
+    }
 
+    /** The stats of the rows matching {@code where} (a condition built from {@link ClickHouseSql} pieces). */
+    static TargetStats query(ClickHouseEndpoint ch, String database, String table, List<String> columns,
+                             List<String> hashedColumns, String runId, int sampleModulo,
+                             List<String> distinctColumns, boolean metadataPresent, String where) {
         List<String> select = new ArrayList<>();
         select.add("count()");
         for (String c : columns) {
@@ -47,7 +58,8 @@ public final class TableStatsReader {
             select.add("uniqExact(" + columnHash(c) + ")");
         }
         String sql = "WITH xxHash64(formatRow('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
-            + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table);
+            + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
+            + " WHERE " + where;
         List<String> row = ch.query(sql).get(0);
         Map<String, Long> nulls = new LinkedHashMap<>();
         for (int i = 0; i < columns.size(); i++) {
@@ -64,6 +76,22 @@ public final class TableStatsReader {
         }
         return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
             Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, distinct);
+    }
+
+    /** The exact distinct counts of {@code columns} over the whole table, as {@link #read} computes them. */
+    static Map<String, Long> distinctCounts(ClickHouseEndpoint ch, String database, String table,
+                                            List<String> columns) {
+        Map<String, Long> distinct = new LinkedHashMap<>();
+        if (columns.isEmpty()) {
+            return distinct;
+        }
+        List<String> row = ch.query("SELECT " + String.join(", ", columns.stream()
+            .map(c -> "uniqExact(" + columnHash(c) + ")").toList()) + " FROM "
+            + ClickHouseSql.table(database, table)).get(0);
+        for (int i = 0; i < columns.size(); i++) {
+            distinct.put(columns.get(i), Long.parseLong(row.get(i)));
+        }
+        return distinct;
     }
 
     /** xxHash64 of one column's own RowBinary bytes (NULL flag included), as the source side computes it. */

@@ -30,6 +30,7 @@ public final class LoadChunkProcessor implements Processor {
         run.bytesLoaded += chunk.bytes();
         run.chunksLoaded++;
         run.addStep("clickhouse_load", t0);
+        run.countLoadedChunk();
     }
 
     /** The insert that loads {@code file} (one chunk in the run's format) into the run's staging table. */

@@ -3,6 +3,7 @@ package io.dpone.route;
 import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.clickhouse.PartwiseTableStats;
 import io.dpone.clickhouse.TableAdmin;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
@@ -10,16 +11,13 @@ import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
+import io.dpone.quality.FidelityColumns;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.RangeCursors;
 import io.dpone.source.ReadPlan;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
-import io.dpone.source.SourceReader;
-import io.dpone.source.SourceTable;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -44,94 +42,59 @@ public final class PrepareStagingProcessor implements Processor {
         exchange.setProperty(RouteProperties.RUN, run);
         long t0 = System.nanoTime();
         SinkSpec sink = run.manifest.sink();
-        // the source connects and describes (metadata only, no row is read) while the engine opens and the sink
-        // checks run; both take a few hundred milliseconds on the embedded default
-        CompletableFuture<SourceAndTable> source = CompletableFuture.supplyAsync(() -> openSource(run),
-            runnable -> WorkerThreads.start("dpone-source-open", runnable));
-        boolean sourceTaken = false;
-        try {
-            if (run.clickhouse == null) {
-                run.clickhouse = ClickHouseEndpoints.open(
-                    run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
-            }
-            TableAdmin admin = new TableAdmin(run.clickhouse);
-            admin.ensureAtomicDatabase(sink.table().schema(), "sink.table.schema");
-            admin.ensureAtomicDatabase(sink.stagingSchema(), "sink.staging.schema");
-            run.stagingTable = StagingNames.staging(sink.table().name(), run.runKey);
+        // The source is opened after the engine, on this thread: the embedded engine's first connect replaces the
+        // JVM's SIGSEGV handler until SignalHandlerGuard restores it, and a Java thread running meanwhile (a
+        // safepoint poll, an implicit null check) would kill the process. With the two opens overlapped, two of about
+        // a dozen runs died with signal 11 and no hs_err file, as a missing JVM handler predicts.
+        if (run.clickhouse == null) {
+            run.clickhouse = ClickHouseEndpoints.open(
+                run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
+        }
+        TableAdmin admin = new TableAdmin(run.clickhouse);
+        admin.ensureAtomicDatabase(sink.table().schema(), "sink.table.schema");
+        admin.ensureAtomicDatabase(sink.stagingSchema(), "sink.staging.schema");
+        run.stagingTable = StagingNames.staging(sink.table().name(), run.runKey);
 
-            if (admin.comment(sink.table().schema(), sink.table().name()).filter(run.generationComment()::equals)
-                    .isPresent()) {
-                // a previous attempt of this run id already published; only its cleanup can be outstanding
-                run.resumedAfterPublish = true;
-                run.published = true;
-                run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey); // the audit then removes it
-                exchange.setProperty(CHUNKS, List.of().iterator());
-                run.addStep("prepare", t0);
-                return;
-            }
-            admin.drop(sink.stagingSchema(), run.stagingTable); // our own leftover from a crashed attempt, if any
-
-            SourceAndTable opened = join(source);
-            run.source = opened.reader();
-            sourceTaken = true;
-            run.table = opened.table();
-            String createStaging = createStagingSql(run);
-            run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
-            run.extractedAt = Instant.now();
-            run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
-            var src = run.manifest.source();
-            ReadPlan plan = ReadPlan.plan(run.source, run.table, src.parallelReaders(), src.parallelMinRows(),
-                run.rowLimit);
-            if (plan.note() != null) {
-                run.notes.add(plan.note());
-            }
-            List<RowCursor> cursors = RangeCursors.open(run.source, () -> JdbcSourceReader.open(run.context.resolve(
-                src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref")), run.table, src.fetchSize(),
-                run.rowLimit, plan);
-            run.producer = new ChunkProducer(cursors, run.table,
-                run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
-                sink.maxSourceBytes(), run.manifest.quality().distinctColumns(), run.progress::rowsRead);
-            // reading and encoding the first chunk (spool files only) overlaps the staging DDL; the first load
-            // comes after this step. If the DDL fails, the run's close cancels the producer.
-            run.producer.start();
-            run.clickhouse.execute(createStaging);
-            exchange.setProperty(CHUNKS, run.producer);
+        if (admin.comment(sink.table().schema(), sink.table().name()).filter(run.generationComment()::equals)
+                .isPresent()) {
+            // a previous attempt of this run id already published; only its cleanup can be outstanding
+            run.resumedAfterPublish = true;
+            run.published = true;
+            run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey); // the audit then removes it
+            exchange.setProperty(CHUNKS, List.of().iterator());
             run.addStep("prepare", t0);
-        } finally {
-            if (!sourceTaken) {
-                source.thenAccept(o -> o.reader().close());
-            }
+            return;
         }
-    }
+        admin.drop(sink.stagingSchema(), run.stagingTable); // our own leftover from a crashed attempt, if any
 
-    private record SourceAndTable(SourceReader reader, SourceTable table) {
-    }
-
-    private static SourceAndTable openSource(TransferRun run) {
-        SourceReader reader = JdbcSourceReader.open(
-            run.context.resolve(run.manifest.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref"));
-        try {
-            return new SourceAndTable(reader,
-                reader.describe(run.manifest.source().table(), run.manifest.source().columns()));
-        } catch (RuntimeException e) {
-            reader.close();
-            throw e;
+        run.source = JdbcSourceReader.open(run.context.resolve(run.manifest.source().connectionRef(),
+            ConnectionType.MSSQL, "source.connection_ref"));
+        run.table = run.source.describe(run.manifest.source().table(), run.manifest.source().columns());
+        String createStaging = createStagingSql(run);
+        run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
+        run.extractedAt = Instant.now();
+        run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
+        var src = run.manifest.source();
+        ReadPlan plan = ReadPlan.plan(run.source, run.table, src.parallelReaders(), src.parallelMinRows(),
+            run.rowLimit);
+        if (plan.note() != null) {
+            run.notes.add(plan.note());
         }
-    }
-
-    /** The opened source, or the failure of opening it as thrown there (a typed blocker stays typed). */
-    private static SourceAndTable join(CompletableFuture<SourceAndTable> source) {
-        try {
-            return source.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
+        List<RowCursor> cursors = RangeCursors.open(run.source, () -> JdbcSourceReader.open(run.context.resolve(
+            src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref")), run.table, src.fetchSize(),
+            run.rowLimit, plan);
+        run.producer = new ChunkProducer(cursors, run.table,
+            run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
+            sink.maxSourceBytes(), run.manifest.quality().distinctColumns(), run.progress::rowsRead);
+        // reading and encoding the first chunk (spool files only) overlaps the staging DDL; the first load
+        // comes after this step. If the DDL fails, the run's close cancels the producer.
+        run.producer.start();
+        run.clickhouse.execute(createStaging);
+        run.stagingStats = PartwiseTableStats.start(run.clickhouse, sink.stagingSchema(), run.stagingTable,
+            run.table.columns().stream().map(SourceColumn::name).toList(),
+            FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo());
+        exchange.setProperty(CHUNKS, run.producer);
+        run.addStep("prepare", t0);
     }
 
     private static String createStagingSql(TransferRun run) {

@@ -48,6 +48,9 @@ public final class PullProcessor implements Processor {
             run.rowsLoaded = run.producer.rowsRead();
         }
         run.addStep("clickhouse_pull", t0);
+        if (!all) {
+            run.countLoadedChunk();
+        }
     }
 
     /**

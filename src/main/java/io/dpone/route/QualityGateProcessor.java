@@ -35,9 +35,10 @@ public final class QualityGateProcessor implements Processor {
         run.stepMillis.put("source_read", run.producer.readNanos() / 1_000_000);
         List<String> columns = run.table.columns().stream().map(SourceColumn::name).toList();
         List<String> distinct = List.copyOf(run.sourceStats.distinctCounts().keySet());
-        TargetStats target = TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(),
-            run.stagingTable, columns, FidelityColumns.all(run.table.columns()), run.runId,
-            run.manifest.quality().hashSampleModulo(), distinct);
+        TargetStats target = run.stagingStats != null ? run.stagingStats.finish(distinct)
+            : TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(), run.stagingTable, columns,
+                FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo(),
+                distinct);
         List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
             new TypedHashGate(run.manifest.quality().typedHash()),
             new FidelityGate("decimal", FidelityColumns.decimal(run.table.columns())),

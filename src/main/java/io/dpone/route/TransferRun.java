@@ -1,6 +1,7 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.PartwiseTableStats;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.format.ChunkFormat;
 import io.dpone.manifest.BatchManifest;
@@ -41,6 +42,8 @@ public final class TransferRun {
     public ChunkFormat format;
     public ObjectStaging objectStaging;
     public ChunkProducer producer;
+    /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
+    public PartwiseTableStats stagingStats;
     public Path spoolDir;
     public long rowsLoaded;
     public long bytesLoaded;
@@ -78,6 +81,15 @@ public final class TransferRun {
 
     public void addStep(String step, long startedNanos) {
         stepMillis.merge(step, (System.nanoTime() - startedNanos) / 1_000_000, Long::sum);
+    }
+
+    /** After a chunk landed: the gates' target side counts the new part(s) now, while the producer reads on. */
+    public void countLoadedChunk() {
+        if (stagingStats != null) {
+            long t0 = System.nanoTime();
+            stagingStats.countNewParts();
+            addStep("dq", t0);
+        }
     }
 
     /** The comment that marks a staging table (and, after the swap, the target) as this run's generation. */

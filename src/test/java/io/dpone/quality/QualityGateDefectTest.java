@@ -67,6 +67,9 @@ class QualityGateDefectTest {
             Processor tamperThenGate = exchange -> {
                 TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
                 String staging = ClickHouseSql.table(db, run.stagingTable);
+                // merges (and so mutations) are stopped on the staging table while it loads: the tamperer lets them
+                // run first. The mutation renames the parts it rewrites, so the gates read the whole table again.
+                run.clickhouse.execute("SYSTEM START MERGES " + staging);
                 run.clickhouse.execute(tamperSql.replace("%s", staging).replace("%%", "%")
                     + " SETTINGS mutations_sync = 2");
                 gates.process(exchange);

@@ -1,0 +1,126 @@
+package io.dpone.clickhouse;
+
+import io.dpone.quality.TargetStats;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The target side of the quality gates computed part by part while a staging table loads, so the gate query
+ * after the last chunk reads only that chunk and the distinct columns instead of the whole table.
+ *
+ * <p>Sound because the staging table is ours: merges are stopped on it before the first insert
+ * ({@code SYSTEM STOP MERGES}), so every insert's part stays as written; each {@link #countNewParts()} reads only
+ * the active parts not counted yet ({@code WHERE _part IN (...)}) and adds their additive measures (rows, NULLs,
+ * wrap-around hash sums, metadata checks). {@link #finish} counts what is left and compares the table's active
+ * parts with the counted ones: equal, the sums are the table's; otherwise (a part merged or removed after all)
+ * it falls back to one whole-table read. Distinct counts are not additive and are always read over the whole
+ * table. Merges are started again in {@link #finish} (or {@link #abandon()}), before the table is published.
+ *
+ * <p>Where merges cannot be stopped (a server user without the {@code SYSTEM MERGES} grant) or the part count
+ * grows past {@link #MAX_PARTS} (ClickHouse delays inserts into a table with too many parts), it gives up and
+ * {@link #finish} reads the whole table, as {@link TableStatsReader#read} always did.
+ */
+public final class PartwiseTableStats {
+    /** Well below ClickHouse's {@code parts_to_delay_insert} default (1000). */
+    static final int MAX_PARTS = 300;
+
+    private final ClickHouseEndpoint ch;
+    private final String database;
+    private final String table;
+    private final List<String> columns;
+    private final List<String> hashedColumns;
+    private final String runId;
+    private final int sampleModulo;
+    private final Set<String> counted = new HashSet<>();
+    private TargetStats sum;
+    private Boolean metadataPresent;
+    private boolean tracking;
+    private boolean mergesStopped;
+
+    private PartwiseTableStats(ClickHouseEndpoint ch, String database, String table, List<String> columns,
+                               List<String> hashedColumns, String runId, int sampleModulo) {
+        this.ch = ch;
+        this.database = database;
+        this.table = table;
+        this.columns = List.copyOf(columns);
+        this.hashedColumns = List.copyOf(hashedColumns);
+        this.runId = runId;
+        this.sampleModulo = sampleModulo;
+    }
+
+    /** Starts tracking an empty, just-created table (stops its merges); see the class comment for the limits. */
+    public static PartwiseTableStats start(ClickHouseEndpoint ch, String database, String table,
+                                           List<String> columns, List<String> hashedColumns, String runId,
+                                           int sampleModulo) {
+        PartwiseTableStats s = new PartwiseTableStats(ch, database, table, columns, hashedColumns, runId,
+            sampleModulo);
+        try {
+            ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
+            s.mergesStopped = true;
+            s.tracking = true;
+        } catch (ClickHouseQueryException e) {
+            // no SYSTEM MERGES grant: the whole-table read at the end is as correct, only slower
+            s.tracking = false;
+        }
+        return s;
+    }
+
+    /** Whether the part-wise sums are still being kept. */
+    public boolean tracking() {
+        return tracking;
+    }
+
+    /** Adds the measures of the parts inserted since the last call. */
+    public void countNewParts() {
+        if (!tracking) {
+            return;
+        }
+        List<String> parts = activeParts();
+        if (parts.size() > MAX_PARTS) {
+            abandon();
+            return;
+        }
+        List<String> fresh = parts.stream().filter(p -> !counted.contains(p)).toList();
+        if (fresh.isEmpty()) {
+            return;
+        }
+        if (metadataPresent == null) {
+            metadataPresent = TableStatsReader.metadataPresent(ch, database, table);
+        }
+        TargetStats s = TableStatsReader.query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
+            List.of(), metadataPresent, "_part IN (" + fresh.stream().map(ClickHouseSql::literal)
+                .collect(Collectors.joining(", ")) + ")");
+        sum = sum == null ? s : sum.plus(s);
+        counted.addAll(fresh);
+    }
+
+    /** The table's stats (with the distinct counts of {@code distinctColumns}); merges run again afterwards. */
+    public TargetStats finish(List<String> distinctColumns) {
+        try {
+            countNewParts();
+            if (tracking && sum != null && counted.equals(new HashSet<>(activeParts()))) {
+                return sum.withDistinctCounts(TableStatsReader.distinctCounts(ch, database, table, distinctColumns));
+            }
+            return TableStatsReader.read(ch, database, table, columns, hashedColumns, runId, sampleModulo,
+                distinctColumns);
+        } finally {
+            abandon();
+        }
+    }
+
+    /** Stops tracking and lets merges run again (before the table is published or dropped). */
+    public void abandon() {
+        tracking = false;
+        if (mergesStopped) {
+            ch.execute("SYSTEM START MERGES " + ClickHouseSql.table(database, table));
+            mergesStopped = false;
+        }
+    }
+
+    private List<String> activeParts() {
+        return ch.query("SELECT name FROM system.parts WHERE database = " + ClickHouseSql.literal(database)
+            + " AND table = " + ClickHouseSql.literal(table) + " AND active").stream().map(r -> r.get(0)).toList();
+    }
+}
