@@ -11,7 +11,9 @@ import net.jpountz.xxhash.XXHashFactory;
  * {@link FidelityColumns}) the wrap-around sum of xxHash64 over the column's own RowBinary bytes, and for the configured
  * distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes the same from the
  * loaded table with {@code formatRow('RowBinary', column)}. Distinct sets cost memory per distinct value,
- * so only columns listed in {@code quality.distinct_columns} get one.
+ * so only columns listed in {@code quality.distinct_columns} get one; the source's single-column, non-NULL primary
+ * key gets none, because its constraint makes its distinct count the row count (ClickHouse still counts the
+ * target's distinct values, so a duplicated or lost key fails the gate).
  */
 public final class ColumnDigests {
     private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
@@ -21,6 +23,9 @@ public final class ColumnDigests {
     private final long[] sums;
     private final int[] distinctIndex;
     private final LongHashSet[] distinct;
+    /** Per distinct column: it is the source's unique key (counted by rows, no set). */
+    private final boolean[] unique;
+    private long rows;
 
     public ColumnDigests(List<String> columns, List<String> distinctColumns) {
         this(columns, columns, distinctColumns);
@@ -28,13 +33,24 @@ public final class ColumnDigests {
 
     /** {@code hashedColumns}: the columns that get a per-column hash (a subset of {@code columns}). */
     public ColumnDigests(List<String> columns, List<String> hashedColumns, List<String> distinctColumns) {
+        this(columns, hashedColumns, distinctColumns, null);
+    }
+
+    /**
+     * {@code uniqueKey}: the source's single-column primary key when it is declared NOT NULL, else null; as a
+     * distinct column it is counted by rows.
+     */
+    public ColumnDigests(List<String> columns, List<String> hashedColumns, List<String> distinctColumns,
+                         String uniqueKey) {
         this.columns = List.copyOf(columns);
         this.hashedIndex = hashedColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
         this.sums = new long[hashedIndex.length];
         this.distinctIndex = distinctColumns.stream().mapToInt(d -> indexOf(columns, d)).filter(i -> i >= 0).toArray();
         this.distinct = new LongHashSet[distinctIndex.length];
+        this.unique = new boolean[distinctIndex.length];
         for (int i = 0; i < distinct.length; i++) {
-            distinct[i] = new LongHashSet();
+            unique[i] = uniqueKey != null && columns.get(distinctIndex[i]).equalsIgnoreCase(uniqueKey);
+            distinct[i] = unique[i] ? null : new LongHashSet();
         }
     }
 
@@ -53,7 +69,11 @@ public final class ColumnDigests {
             int i = hashedIndex[k];
             sums[k] += XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0);
         }
+        rows++;
         for (int k = 0; k < distinctIndex.length; k++) {
+            if (unique[k]) {
+                continue;
+            }
             int i = distinctIndex[k];
             distinct[k].add(XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0));
         }
@@ -70,7 +90,7 @@ public final class ColumnDigests {
     public Map<String, Long> distinctCounts() {
         Map<String, Long> m = new LinkedHashMap<>();
         for (int k = 0; k < distinctIndex.length; k++) {
-            m.put(columns.get(distinctIndex[k]), distinct[k].size());
+            m.put(columns.get(distinctIndex[k]), unique[k] ? rows : distinct[k].size());
         }
         return m;
     }

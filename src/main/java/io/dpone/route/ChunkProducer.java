@@ -74,6 +74,16 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         this.progress = progress;
     }
 
+    /** The single-column primary key when it is NOT NULL (its distinct count is the row count), else null. */
+    static String uniqueKey(SourceTable table) {
+        if (table.primaryKey().size() != 1) {
+            return null;
+        }
+        String key = table.primaryKey().get(0);
+        return table.columns().stream().filter(c -> c.name().equalsIgnoreCase(key) && !c.nullable()).findFirst()
+            .map(SourceColumn::name).orElse(null);
+    }
+
     public void start() {
         thread = WorkerThreads.start("dpone-chunk-encoder", this::produce);
     }
@@ -93,7 +103,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns);
+        ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns,
+            uniqueKey(table));
         try {
             int index = 0;
             boolean more = true;

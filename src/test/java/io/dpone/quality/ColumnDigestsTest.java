@@ -45,6 +45,23 @@ class ColumnDigestsTest {
     }
 
     @Test
+    void theUniqueKeyIsCountedByRowsAndOtherDistinctColumnsBySet() {
+        ColumnDigests d = new ColumnDigests(List.of("id", "flag", "price"), List.of(), List.of("id", "flag"), "ID");
+        byte[] row = ROW.clone();
+        for (int i = 0; i < 5; i++) {
+            row[0] = (byte) i;
+            d.add(row, OFFSETS);
+        }
+        d.add(row, OFFSETS); // the same id again: a key constraint would not allow it, and the set is not kept
+        assertEquals(Map.of("id", 6L, "flag", 1L), d.distinctCounts());
+
+        ColumnDigests bySet = new ColumnDigests(List.of("id", "flag", "price"), List.of(), List.of("id"), null);
+        bySet.add(ROW, OFFSETS);
+        bySet.add(ROW, OFFSETS);
+        assertEquals(Map.of("id", 1L), bySet.distinctCounts());
+    }
+
+    @Test
     void aHashMissingOnEitherSideFailsTheFidelityGate() {
         FidelityGate gate = new FidelityGate("float", List.of("price"));
         SourceStats withHash = new SourceStats(1, Map.of(), 0, 1, 9, Map.of("price", 42L), Map.of());
