@@ -119,6 +119,18 @@ class PartwiseTableStatsTest {
     }
 
     @Test
+    void distinctCountsOfARepeatingSortKeyReadInKeyOrderEqualUniqExact() {
+        ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "g") + " (g Int32, s String) ENGINE = MergeTree ORDER BY g");
+        ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(db, "g"));
+        for (int i = 0; i < 3; i++) { // overlapping key ranges in three parts
+            ch.execute("INSERT INTO " + ClickHouseSql.table(db, "g") + " SELECT number % 777, toString(number % 5) "
+                + "FROM numbers(" + (i * 500) + ", 3000)");
+        }
+        assertEquals(java.util.Map.of("g", 777L, "s", 5L),
+            TableStatsReader.distinctCounts(ch, db, "g", List.of("g", "s")));
+    }
+
+    @Test
     void tooManyPartsStopsTrackingAndStillGivesTheWholeTableStats() {
         PartwiseTableStats stats = start();
         for (int i = 0; i <= PartwiseTableStats.MAX_PARTS; i++) {
