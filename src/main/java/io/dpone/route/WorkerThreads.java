@@ -1,6 +1,6 @@
 package io.dpone.route;
 
-/** The route's worker threads (source readers, chunk encoder, source open): daemon start; bounded stop. */
+/** The route's worker threads (source readers, chunk encoder): daemon start; bounded stop. */
 final class WorkerThreads {
     static final long STOP_MILLIS = 10_000;
 
