@@ -53,6 +53,14 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
         }
     }
 
+    /** How many endpoints share the engine open on {@code dataPath} (0 when it is not open). */
+    public static int users(Path dataPath) {
+        synchronized (OPEN) {
+            Shared shared = OPEN.get(dataPath.toAbsolutePath().normalize());
+            return shared == null ? 0 : shared.users;
+        }
+    }
+
     private static ChdbConnection connect(Path dataPath, Path configFile) {
         try {
             Files.createDirectories(dataPath);

@@ -45,9 +45,11 @@ public final class ServeRuntime implements AutoCloseable {
     private final Map<String, CdcStreamJob> streams;
     private final Path stateDir;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final EmbeddedEngineHold engine;
 
     private ServeRuntime(DponeCamel camel, ShutdownSignal signal, RouteDirectory routes, Map<String, BatchJob> jobs,
-                         Map<String, CdcStreamJob> streams, Path stateDir) {
+                         Map<String, CdcStreamJob> streams, Path stateDir, EmbeddedEngineHold engine) {
+        this.engine = engine;
         this.camel = camel;
         this.signal = signal;
         this.routes = routes;
@@ -66,10 +68,13 @@ public final class ServeRuntime implements AutoCloseable {
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
         beans.put("uploadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
+        // before any other thread exists: the engine connects once and stays up (see EmbeddedEngineHold)
+        EmbeddedEngineHold engine = EmbeddedEngineHold.open(context, readinessAliases(config));
         DponeCamel camel;
         try {
             camel = DponeCamel.start(null, true, beans, properties(config));
         } catch (RuntimeException e) { // e.g. the management port is taken
+            engine.close();
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
         }
         try {
@@ -118,9 +123,10 @@ public final class ServeRuntime implements AutoCloseable {
             LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
                 + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
                 config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
-            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir);
+            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine);
         } catch (Exception e) {
             camel.close();
+            engine.close();
             if (e instanceof DponeException d) {
                 throw d;
             }
@@ -197,6 +203,7 @@ public final class ServeRuntime implements AutoCloseable {
         try {
             camel.close();
         } finally {
+            engine.close();
             LOG.info("dpone serve stopped");
             stopped.countDown();
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.EmbeddedClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.testing.Manifests;
@@ -28,6 +29,26 @@ class ServeRuntimeTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void theEmbeddedEngineIsHeldFromStartToStop() throws Exception {
+        // without the hold every job and readiness probe of an idle pod would reconnect the engine while other
+        // threads run (chDB's connect replaces the JVM's crash-signal handlers until they are restored)
+        String h2 = TestEngines.newH2Url();
+        Path engine = TestEngines.clickHousePath();
+        Path manifest = Manifests.fullRefresh(dir, "sales", TestEngines.newDatabase("serve_hold"),
+            "order_by: [sale_id]");
+        ServeConfig config = ServeConfigLoader.load(
+            ServeFixture.config(dir, manifest, "{every: 1h, start_after: 1h}", null));
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            int before = EmbeddedClickHouseEndpoint.users(engine);
+            assertTrue(before >= 1, "this test's own endpoint is a user");
+            try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(h2), Map.of())) {
+                assertEquals(before + 1, EmbeddedClickHouseEndpoint.users(engine));
+            }
+            assertEquals(before, EmbeddedClickHouseEndpoint.users(engine), "released when serve stops");
+        }
+    }
 
     @Test
     void scheduledRunIsVisibleInHealthJmxAndPrometheus() throws Exception {
