@@ -1,16 +1,9 @@
 package io.dpone.manifest;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,15 +21,15 @@ public final class ManifestLoader {
     private static final Pattern SECRET_KEY =
         Pattern.compile("(?i)^(password|passwd|pwd|secret|secret_key|access_key|access_key_id|secret_access_key"
             + "|token|api_key|credentials?)$");
-    private static final ObjectMapper YAML = new ObjectMapper(
-        YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+    private static final YamlMappingFile FILE = new YamlMappingFile("manifest", BlockerCode.MANIFEST_UNREADABLE,
+        BlockerCode.MANIFEST_WRONG_TYPE, BlockerCode.MANIFEST_INVALID_YAML);
 
     private ManifestLoader() {
     }
 
     /** Loads and validates; throws {@link DponeException} with every blocker found. */
     public static BatchManifest load(Path file) {
-        JsonNode root = parse(file);
+        JsonNode root = FILE.read(file);
         List<Blocker> blockers = new ArrayList<>();
         Set<String> secretPaths = new HashSet<>();
         scanForSecrets(root, "", blockers, secretPaths);
@@ -45,28 +38,6 @@ public final class ManifestLoader {
             throw new DponeException(blockers);
         }
         return ManifestBinder.bind(root);
-    }
-
-    private static JsonNode parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException | RuntimeException e) {
-            throw new DponeException(BlockerCode.MANIFEST_UNREADABLE, "$", "manifest file cannot be read as UTF-8");
-        }
-        try {
-            JsonNode root = YAML.readTree(text);
-            if (root == null || !root.isObject()) {
-                throw new DponeException(BlockerCode.MANIFEST_WRONG_TYPE, "$", "manifest must be a YAML mapping");
-            }
-            return root;
-        } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                ? "duplicate key" : "invalid YAML";
-            throw new DponeException(BlockerCode.MANIFEST_INVALID_YAML, "$", what + where);
-        }
     }
 
     private static void scanForSecrets(JsonNode node, String path, List<Blocker> out, Set<String> paths) {

@@ -1,11 +1,6 @@
 package io.dpone.serve;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.certify.Scenario;
@@ -14,8 +9,7 @@ import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.dpone.manifest.YamlMappingFile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +28,8 @@ import java.util.regex.Pattern;
 public final class ServeConfigLoader {
     public static final Pattern NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
     private static final Pattern DURATION = Pattern.compile("^(\\d{1,9})(ms|s|m|h)$");
-    private static final ObjectMapper YAML = new ObjectMapper(
-        YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+    private static final YamlMappingFile FILE = new YamlMappingFile("serve configuration",
+        BlockerCode.SERVE_CONFIG_UNREADABLE, BlockerCode.SERVE_CONFIG_INVALID, BlockerCode.SERVE_CONFIG_INVALID);
     private static final Set<String> TOP = Set.of("http", "state_dir", "routes", "shutdown", "readiness", "jobs",
         "cdc_streams", "certifications", "camel_properties");
 
@@ -50,34 +44,11 @@ public final class ServeConfigLoader {
     public static ServeConfig load(Path file) {
         Path abs = file.toAbsolutePath().normalize();
         ServeConfigLoader loader = new ServeConfigLoader(abs.getParent());
-        ServeConfig config = loader.bind(parse(abs));
+        ServeConfig config = loader.bind(FILE.read(abs));
         if (!loader.blockers.isEmpty()) {
             throw new DponeException(loader.blockers);
         }
         return config;
-    }
-
-    private static JsonNode parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException | RuntimeException e) {
-            throw new DponeException(BlockerCode.SERVE_CONFIG_UNREADABLE, "$",
-                "serve configuration file cannot be read as UTF-8");
-        }
-        try {
-            JsonNode root = YAML.readTree(text);
-            if (root == null || !root.isObject()) {
-                throw new DponeException(BlockerCode.SERVE_CONFIG_INVALID, "$", "serve configuration must be a YAML mapping");
-            }
-            return root;
-        } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                ? "duplicate key" : "invalid YAML";
-            throw new DponeException(BlockerCode.SERVE_CONFIG_INVALID, "$", what + where);
-        }
     }
 
     private ServeConfig bind(JsonNode root) {
