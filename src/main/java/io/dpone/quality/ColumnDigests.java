@@ -27,10 +27,6 @@ public final class ColumnDigests {
     private final boolean[] unique;
     private long rows;
 
-    public ColumnDigests(List<String> columns, List<String> distinctColumns) {
-        this(columns, columns, distinctColumns);
-    }
-
     /** {@code hashedColumns}: the columns that get a per-column hash (a subset of {@code columns}). */
     public ColumnDigests(List<String> columns, List<String> hashedColumns, List<String> distinctColumns) {
         this(columns, hashedColumns, distinctColumns, null);

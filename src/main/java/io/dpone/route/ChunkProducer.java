@@ -85,7 +85,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     }
 
     public void start() {
-        thread = WorkerThreads.start("dpone-chunk-encoder", this::produce);
+        thread = new Thread(this::produce, "dpone-chunk-encoder");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private void produce() {

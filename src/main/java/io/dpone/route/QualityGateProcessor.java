@@ -1,6 +1,5 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.TableStatsReader;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import io.dpone.quality.GateResult;
@@ -13,7 +12,6 @@ import io.dpone.quality.TypedHashGate;
 import io.dpone.quality.DistinctCountGate;
 import io.dpone.quality.FidelityColumns;
 import io.dpone.quality.FidelityGate;
-import io.dpone.source.SourceColumn;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -33,12 +31,8 @@ public final class QualityGateProcessor implements Processor {
         long t0 = System.nanoTime();
         run.sourceStats = run.producer.stats();
         run.stepMillis.put("source_read", run.producer.readNanos() / 1_000_000);
-        List<String> columns = run.table.columns().stream().map(SourceColumn::name).toList();
-        List<String> distinct = List.copyOf(run.sourceStats.distinctCounts().keySet());
-        TargetStats target = run.stagingStats != null ? run.stagingStats.finish(distinct)
-            : TableStatsReader.read(run.clickhouse, run.manifest.sink().stagingSchema(), run.stagingTable, columns,
-                FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo(),
-                distinct);
+        // prepare started it on the staging table (only a resume after publish, handled above, has none)
+        TargetStats target = run.stagingStats.finish(List.copyOf(run.sourceStats.distinctCounts().keySet()));
         List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
             new TypedHashGate(run.manifest.quality().typedHash()),
             new FidelityGate("decimal", FidelityColumns.decimal(run.table.columns())),

@@ -1,18 +1,10 @@
 package io.dpone.route;
 
-/** The route's worker threads (source readers, chunk encoder): daemon start; bounded stop. */
+/** Stopping the route's worker threads (source readers, chunk encoder): interrupt, then wait a bounded time. */
 final class WorkerThreads {
     static final long STOP_MILLIS = 10_000;
 
     private WorkerThreads() {
-    }
-
-    /** Starts {@code task} on a new daemon thread named {@code name}. */
-    static Thread start(String name, Runnable task) {
-        Thread t = new Thread(task, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 
     /** Interrupts all of {@code threads} first, then waits for them within one shared bound. */
