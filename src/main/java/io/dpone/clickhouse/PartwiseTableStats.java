@@ -90,7 +90,7 @@ public final class PartwiseTableStats {
             metadataPresent = TableStatsReader.metadataPresent(ch, database, table);
         }
         TargetStats s = TableStatsReader.query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
-            List.of(), metadataPresent, "_part IN (" + fresh.stream().map(ClickHouseSql::literal)
+            metadataPresent, "_part IN (" + fresh.stream().map(ClickHouseSql::literal)
                 .collect(Collectors.joining(", ")) + ")");
         sum = sum == null ? s : sum.plus(s);
         counted.addAll(fresh);

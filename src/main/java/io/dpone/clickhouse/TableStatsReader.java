@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Computes {@link TargetStats} for a loaded table in one scan: row count, NULLs per column, the typed hash
- * (xxHash64 of each row's RowBinary bytes, summed with wrap-around) and the metadata-column checks.
+ * Computes {@link TargetStats} for a loaded table: in one scan the row count, NULLs per column, the typed hash
+ * (xxHash64 of each row's RowBinary bytes, summed with wrap-around) and the metadata-column checks; the distinct
+ * counts in a second read ({@link #distinctCounts}), the one place they are computed.
  */
 public final class TableStatsReader {
     /** Types whose distinct values are exactly their distinct RowBinary bytes (no NULL flag, no float). */
@@ -26,8 +27,9 @@ public final class TableStatsReader {
     public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
                                    List<String> hashedColumns, String runId, int sampleModulo,
                                    List<String> distinctColumns) {
-        return query(ch, database, table, columns, hashedColumns, runId, sampleModulo, distinctColumns,
-            metadataPresent(ch, database, table), "1");
+        return query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
+            metadataPresent(ch, database, table), "1")
+            .withDistinctCounts(distinctCounts(ch, database, table, distinctColumns));
     }
 
     /** Whether the table has all four metadata columns. */
@@ -38,10 +40,13 @@ public final class TableStatsReader {
         return names.containsAll(MetadataColumns.NAMES);
     }
 
-    /** The stats of the rows matching {@code where} (a condition built from {@link ClickHouseSql} pieces). */
+    /**
+     * The additive stats (no distinct counts) of the rows matching {@code where} (a condition built from
+     * {@link ClickHouseSql} pieces).
+     */
     static TargetStats query(ClickHouseEndpoint ch, String database, String table, List<String> columns,
-                             List<String> hashedColumns, String runId, int sampleModulo,
-                             List<String> distinctColumns, boolean metadataPresent, String where) {
+                             List<String> hashedColumns, String runId, int sampleModulo, boolean metadataPresent,
+                             String where) {
         List<String> select = new ArrayList<>();
         select.add("count()");
         for (String c : columns) {
@@ -59,9 +64,6 @@ public final class TableStatsReader {
         for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
-        for (String c : distinctColumns) {
-            select.add("uniqExact(" + columnHash(c) + ")");
-        }
         String sql = "WITH xxHash64(formatRow('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
             + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
             + " WHERE " + where;
@@ -75,16 +77,13 @@ public final class TableStatsReader {
         for (int i = 0; i < hashedColumns.size(); i++) {
             columnHashes.put(hashedColumns.get(i), Long.parseUnsignedLong(row.get(k + 3 + i)));
         }
-        Map<String, Long> distinct = new LinkedHashMap<>();
-        for (int i = 0; i < distinctColumns.size(); i++) {
-            distinct.put(distinctColumns.get(i), Long.parseLong(row.get(k + 3 + hashedColumns.size() + i)));
-        }
         return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
-            Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, distinct);
+            Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, Map.of());
     }
 
     /**
-     * The exact distinct counts of {@code columns} over the whole table, equal to what {@link #read} computes. The
+     * The exact distinct counts of {@code columns} over the whole table: of each column's RowBinary bytes, as the
+     * source side counts them. The
      * table's first sorting-key column, when its type maps values one-to-one to their RowBinary bytes (no NULL, no
      * float), is counted as groups of a {@code GROUP BY} read in key order: constant memory, where
      * {@code uniqExact} would hold every key (a few hundred MiB at 5M keys).
