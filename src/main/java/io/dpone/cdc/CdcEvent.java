@@ -14,8 +14,8 @@ import java.util.Map;
 public record CdcEvent(CdcOperation operation, String position, long sequence, String sourceSchema,
                        String sourceTable, Map<String, Object> data, Map<String, Object> metadata) {
     /** Change order: position (numeric), then sequence, then operation rank. */
-    public static final Comparator<CdcEvent> ORDER = Comparator.comparing(CdcEvent::positionValue)
-        .thenComparingLong(CdcEvent::sequence).thenComparingInt(e -> e.operation().rank());
+    public static final Comparator<CdcEvent> ORDER =
+        (a, b) -> compare(a.positionValue().value(), a, b.positionValue().value(), b);
 
     private static final int SEQUENCE_BITS = 64;
     private static final int OPERATION_BITS = 3;
@@ -26,6 +26,19 @@ public record CdcEvent(CdcOperation operation, String position, long sequence, S
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must not be negative");
         }
+    }
+
+    /**
+     * {@link #ORDER} with both positions already parsed (a caller that keeps the parsed position of a running minimum
+     * or maximum saves parsing it again for every comparison).
+     */
+    public static int compare(BigInteger aPosition, CdcEvent a, BigInteger bPosition, CdcEvent b) {
+        int c = aPosition.compareTo(bPosition);
+        if (c != 0) {
+            return c;
+        }
+        c = Long.compare(a.sequence(), b.sequence());
+        return c != 0 ? c : Integer.compare(a.operation().rank(), b.operation().rank());
     }
 
     public CdcPosition positionValue() {

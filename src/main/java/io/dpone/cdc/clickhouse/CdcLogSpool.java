@@ -49,8 +49,8 @@ final class CdcLogSpool {
      * The file-side type of a spooled column: payload columns {@code Nullable(String)}, the metadata columns their
      * table type, except {@code LowCardinality(String)}, which the file carries as plain {@code String}.
      */
-    static String fileType(String column, Map<String, String> logColumns) {
-        String t = logColumns.get(column);
+    static String fileType(String column) {
+        String t = ClickHouseCdcSinkApplier.LOG_COLUMNS.get(column);
         if (t == null) {
             return "Nullable(String)";
         }

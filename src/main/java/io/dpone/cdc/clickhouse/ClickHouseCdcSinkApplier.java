@@ -144,7 +144,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         String commitTime = COMMIT_TIME.format(Instant.now());
         List<String> fileColumns = CdcLogSpool.columns(payload);
         String structure = fileColumns.stream()
-            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c, LOG_COLUMNS))
+            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c))
             .collect(Collectors.joining(", "));
         // the file-side types equal the table types; the columns equal for the whole batch are literals
         List<String> columns = new ArrayList<>(fileColumns);
@@ -247,11 +247,11 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         BigInteger lastPosition = null;
         for (CdcEvent e : byId.values()) {
             BigInteger p = e.positionValue().value();
-            if (first == null || compare(p, e, firstPosition, first) < 0) {
+            if (first == null || CdcEvent.compare(p, e, firstPosition, first) < 0) {
                 first = e;
                 firstPosition = p;
             }
-            if (last == null || compare(p, e, lastPosition, last) > 0) {
+            if (last == null || CdcEvent.compare(p, e, lastPosition, last) > 0) {
                 last = e;
                 lastPosition = p;
             }
@@ -267,16 +267,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 }
             });
         return held;
-    }
-
-    /** {@link CdcEvent#ORDER} with both positions already parsed. */
-    private static int compare(BigInteger aPosition, CdcEvent a, BigInteger bPosition, CdcEvent b) {
-        int c = aPosition.compareTo(bPosition);
-        if (c != 0) {
-            return c;
-        }
-        c = Long.compare(a.sequence(), b.sequence());
-        return c != 0 ? c : Integer.compare(a.operation().rank(), b.operation().rank());
     }
 
     private long count(String where) {

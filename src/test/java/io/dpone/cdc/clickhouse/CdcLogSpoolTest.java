@@ -58,9 +58,8 @@ class CdcLogSpoolTest {
 
     @Test
     void lowCardinalityTravelsAsPlainStringAndPayloadIsNullable() {
-        Map<String, String> log = ClickHouseCdcSinkApplier.LOG_COLUMNS;
-        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation", log));
-        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version", log));
-        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount", log));
+        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation"));
+        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version"));
+        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount"));
     }
 }
