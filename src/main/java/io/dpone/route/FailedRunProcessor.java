@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The shared error policy's step: stops the source reader, deletes spooled chunks, and drops this run's own
  * staging table unless the run already published (then the leftover is the predecessor, dropped on resume).
- * The target is never touched here. The exception still propagates to the caller.
+ * The target's data is never touched here; merges paused on an embedded target for the run start again. The exception still propagates to the caller.
  */
 public final class FailedRunProcessor implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(FailedRunProcessor.class);
@@ -34,6 +34,14 @@ public final class FailedRunProcessor implements Processor {
                 run.objectStaging.store().store().deletePrefix(run.objectStaging.prefix().keyPrefix());
             } catch (RuntimeException e) {
                 LOG.warn("staged objects of run {} could not be deleted; a resume with the same run id deletes them",
+                    run.runKey);
+            }
+        }
+        if (!run.published && run.replacedMerges != null) {
+            try {
+                run.replacedMerges.resume();
+            } catch (RuntimeException e) {
+                LOG.warn("merges of the target of run {} could not be started again; the engine's next open does",
                     run.runKey);
             }
         }

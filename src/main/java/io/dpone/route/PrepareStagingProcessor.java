@@ -4,6 +4,7 @@ import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.clickhouse.PartwiseTableStats;
+import io.dpone.clickhouse.ReplacedGenerationMerges;
 import io.dpone.clickhouse.TableAdmin;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
@@ -65,6 +66,8 @@ public final class PrepareStagingProcessor implements Processor {
             run.addStep("prepare", t0);
             return;
         }
+        run.replacedMerges = ReplacedGenerationMerges.pause(run.clickhouse, sink.table().schema(), sink.table().name())
+            .orElse(null);
         admin.drop(sink.stagingSchema(), run.stagingTable); // our own leftover from a crashed attempt, if any
 
         run.source = JdbcSourceReader.open(run.context.resolve(run.manifest.source().connectionRef(),

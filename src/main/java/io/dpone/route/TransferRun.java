@@ -2,6 +2,7 @@ package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.PartwiseTableStats;
+import io.dpone.clickhouse.ReplacedGenerationMerges;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.format.ChunkFormat;
 import io.dpone.manifest.BatchManifest;
@@ -44,6 +45,8 @@ public final class TransferRun {
     public ChunkProducer producer;
     /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
     public PartwiseTableStats stagingStats;
+    /** The embedded target's merges, paused while this run replaces it (null when nothing was paused). */
+    public ReplacedGenerationMerges replacedMerges;
     public Path spoolDir;
     public long rowsLoaded;
     public long bytesLoaded;

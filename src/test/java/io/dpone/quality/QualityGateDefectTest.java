@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseQueryException;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.Blocker;
@@ -23,6 +24,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.Processor;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,8 +66,17 @@ class QualityGateDefectTest {
                 assertTrue(new FullRefreshRunner(camel, ctx, dir).run(manifest, "good", ProgressListener.NONE).passed());
             }
             QualityGateProcessor gates = new QualityGateProcessor();
+            String target = ClickHouseSql.table(db, "sales");
+            AtomicReference<String> targetMergeDuringRun = new AtomicReference<>();
             Processor tamperThenGate = exchange -> {
                 TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+                // the embedded target being replaced does not merge during the run (ReplacedGenerationMerges)
+                try {
+                    run.clickhouse.execute("OPTIMIZE TABLE " + target + " FINAL");
+                    targetMergeDuringRun.set("merged");
+                } catch (ClickHouseQueryException e) {
+                    targetMergeDuringRun.set(e.getMessage().contains("ABORTED") ? "paused" : e.getMessage());
+                }
                 String staging = ClickHouseSql.table(db, run.stagingTable);
                 // merges (and so mutations) are stopped on the staging table while it loads: the tamperer lets them
                 // run first. The mutation renames the parts it rewrites, so the gates read the whole table again.
@@ -85,6 +96,12 @@ class QualityGateDefectTest {
                 + ClickHouseSql.table(db, "sales")));
             assertEquals(List.of(List.of("sales")), ch.query("SELECT name FROM system.tables WHERE database = "
                 + ClickHouseSql.literal(db)));
+            assertEquals("paused", targetMergeDuringRun.get(), defect);
+            // the failed run gave the target its merges back
+            ch.execute("INSERT INTO " + target + " SELECT * FROM " + target + " WHERE sale_id = 1");
+            ch.execute("OPTIMIZE TABLE " + target + " FINAL");
+            assertEquals(List.of(List.of("1")), ch.query("SELECT count() FROM system.parts WHERE database = "
+                + ClickHouseSql.literal(db) + " AND table = 'sales' AND active"));
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         }
     }
