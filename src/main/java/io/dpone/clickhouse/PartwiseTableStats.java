@@ -2,7 +2,10 @@ package io.dpone.clickhouse;
 
 import io.dpone.quality.TargetStats;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -15,8 +18,9 @@ import java.util.stream.Collectors;
  * the active parts not counted yet ({@code WHERE _part IN (...)}) and adds their additive measures (rows, NULLs,
  * wrap-around hash sums, metadata checks). {@link #finish} counts what is left and compares the table's active
  * parts with the counted ones: equal, the sums are the table's; otherwise (a part merged or removed after all)
- * it falls back to one whole-table read. Distinct counts are not additive and are always read over the whole
- * table. Merges are started again in {@link #finish} (or {@link #abandon()}), before the table is published.
+ * it falls back to one whole-table read. Distinct counts are not additive: the first sort-key column's is summed
+ * from the batches when their key ranges do not overlap ({@link KeyRanges}), every other one (and that one when
+ * they do) is read over the whole table. Merges are started again in {@link #finish} (or {@link #abandon()}), before the table is published.
  *
  * <p>Where merges cannot be stopped (a server user without the {@code SYSTEM MERGES} grant) or the part count
  * grows past {@link #MAX_PARTS} (ClickHouse delays inserts into a table with too many parts), it gives up and
@@ -38,6 +42,9 @@ public final class PartwiseTableStats {
     private Boolean metadataPresent;
     private boolean tracking;
     private boolean mergesStopped;
+    /** The first sort-key column when it is a distinct column with comparable text, and its batches' ranges. */
+    private String keyColumn;
+    private KeyRanges keyRanges;
 
     private PartwiseTableStats(ClickHouseEndpoint ch, String database, String table, List<String> columns,
                                List<String> hashedColumns, String runId, int sampleModulo) {
@@ -50,12 +57,20 @@ public final class PartwiseTableStats {
         this.sampleModulo = sampleModulo;
     }
 
-    /** Starts tracking an empty, just-created table (stops its merges); see the class comment for the limits. */
+    /**
+     * Starts tracking an empty, just-created table (stops its merges); see the class comment for the limits.
+     * {@code distinctColumns}: the gate's distinct columns (their counts come from {@link #finish}).
+     */
     public static PartwiseTableStats start(ClickHouseEndpoint ch, String database, String table,
                                            List<String> columns, List<String> hashedColumns, String runId,
-                                           int sampleModulo) {
+                                           int sampleModulo, List<String> distinctColumns) {
         PartwiseTableStats s = new PartwiseTableStats(ch, database, table, columns, hashedColumns, runId,
             sampleModulo);
+        TableStatsReader.firstSortKey(ch, database, table).filter(k -> distinctColumns.contains(k.name()))
+            .ifPresent(k -> KeyRanges.forType(k.type()).ifPresent(r -> {
+                s.keyColumn = k.name();
+                s.keyRanges = r;
+            }));
         try {
             ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
             s.mergesStopped = true;
@@ -89,9 +104,16 @@ public final class PartwiseTableStats {
         if (metadataPresent == null) {
             metadataPresent = TableStatsReader.metadataPresent(ch, database, table);
         }
+        String where = "_part IN (" + fresh.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "))
+            + ")";
         TargetStats s = TableStatsReader.query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
-            metadataPresent, "_part IN (" + fresh.stream().map(ClickHouseSql::literal)
-                .collect(Collectors.joining(", ")) + ")");
+            metadataPresent, where);
+        if (keyRanges != null) {
+            String k = ClickHouseSql.id(keyColumn);
+            List<String> r = ch.query("SELECT min(" + k + "), max(" + k + "), uniqExact(" + k + ") FROM "
+                + ClickHouseSql.table(database, table) + " WHERE " + where).get(0);
+            keyRanges.add(r.get(0), r.get(1), Long.parseLong(r.get(2)));
+        }
         sum = sum == null ? s : sum.plus(s);
         counted.addAll(fresh);
     }
@@ -101,13 +123,34 @@ public final class PartwiseTableStats {
         try {
             countNewParts();
             if (tracking && sum != null && counted.equals(new HashSet<>(activeParts()))) {
-                return sum.withDistinctCounts(TableStatsReader.distinctCounts(ch, database, table, distinctColumns));
+                return sum.withDistinctCounts(distinctCounts(distinctColumns));
             }
             return TableStatsReader.read(ch, database, table, columns, hashedColumns, runId, sampleModulo,
                 distinctColumns);
         } finally {
             abandon();
         }
+    }
+
+    /** Distinct counts of a table whose parts were all counted: the sort key's from the batches where it can. */
+    private Map<String, Long> distinctCounts(List<String> distinctColumns) {
+        OptionalLong keyDistinct = keyRanges != null && distinctColumns.contains(keyColumn)
+            ? keyRanges.disjointSum() : OptionalLong.empty();
+        if (keyDistinct.isEmpty()) {
+            return TableStatsReader.distinctCounts(ch, database, table, distinctColumns);
+        }
+        Map<String, Long> rest = TableStatsReader.distinctCounts(ch, database, table,
+            distinctColumns.stream().filter(c -> !c.equals(keyColumn)).toList());
+        Map<String, Long> all = new LinkedHashMap<>();
+        for (String c : distinctColumns) {
+            all.put(c, c.equals(keyColumn) ? keyDistinct.getAsLong() : rest.get(c));
+        }
+        return all;
+    }
+
+    /** Whether the sort key's distinct count would come from the batches (for tests). */
+    boolean keyDistinctFromBatches() {
+        return keyRanges != null && keyRanges.disjointSum().isPresent();
     }
 
     /** Stops tracking and lets merges run again (before the table is published or dropped). */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -117,20 +118,32 @@ public final class TableStatsReader {
     /** The one of {@code columns} that is the table's first sorting-key column with a one-to-one type, or null. */
     private static String orderedKeyColumn(ClickHouseEndpoint ch, String database, String table,
                                            List<String> columns) {
+        return firstSortKey(ch, database, table)
+            .filter(k -> columns.contains(k.name()) && ONE_TO_ONE.matcher(k.type()).matches())
+            .map(SortKeyColumn::name).orElse(null);
+    }
+
+    /** A table's first sorting-key column and its type. */
+    record SortKeyColumn(String name, String type) {
+    }
+
+    /** The table's first sorting-key column when it is a plain column (not an expression). */
+    static Optional<SortKeyColumn> firstSortKey(ClickHouseEndpoint ch, String database, String table) {
         List<List<String>> key = ch.query("SELECT sorting_key FROM system.tables WHERE database = "
             + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
         if (key.isEmpty() || key.get(0).get(0).isBlank()) {
-            return null;
+            return Optional.empty();
         }
-        String first = key.get(0).get(0).split(",")[0].trim().replace("`", "");
-        String column = columns.stream().filter(first::equals).findFirst().orElse(null);
-        if (column == null) {
-            return null;
+        // ORDER BY (k) reads back as "(k)", ORDER BY (a, b) as "a, b"; an expression matches no column below
+        String keyText = key.get(0).get(0).trim();
+        while (keyText.startsWith("(") && keyText.endsWith(")")) {
+            keyText = keyText.substring(1, keyText.length() - 1).trim();
         }
+        String first = keyText.split(",")[0].trim().replace("`", "");
         List<List<String>> type = ch.query("SELECT type FROM system.columns WHERE database = "
             + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table) + " AND name = "
-            + ClickHouseSql.literal(column));
-        return !type.isEmpty() && ONE_TO_ONE.matcher(type.get(0).get(0)).matches() ? column : null;
+            + ClickHouseSql.literal(first));
+        return type.isEmpty() ? Optional.empty() : Optional.of(new SortKeyColumn(first, type.get(0).get(0)));
     }
 
     /** xxHash64 of one column's own RowBinary bytes (NULL flag included), as the source side computes it. */

@@ -95,7 +95,8 @@ public final class PrepareStagingProcessor implements Processor {
         run.clickhouse.execute(createStaging);
         run.stagingStats = PartwiseTableStats.start(run.clickhouse, sink.stagingSchema(), run.stagingTable,
             run.table.columns().stream().map(SourceColumn::name).toList(),
-            FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo());
+            FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo(),
+            run.manifest.quality().distinctColumns());
         exchange.setProperty(CHUNKS, run.producer);
         run.addStep("prepare", t0);
     }

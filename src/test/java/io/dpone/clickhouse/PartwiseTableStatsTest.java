@@ -28,7 +28,7 @@ class PartwiseTableStatsTest {
         db = TestEngines.newDatabase("partwise");
         ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "t") + " (id Int64, amount Nullable(Decimal(18, 2)), "
-            + "note Nullable(String), " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY id");
+            + "note Nullable(String), " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY (id)"); // as staging
     }
 
     @AfterEach
@@ -45,7 +45,7 @@ class PartwiseTableStatsTest {
     }
 
     private PartwiseTableStats start() {
-        return PartwiseTableStats.start(ch, db, "t", COLUMNS, HASHED, "run-1", 1);
+        return PartwiseTableStats.start(ch, db, "t", COLUMNS, HASHED, "run-1", 1, DISTINCT);
     }
 
     private TargetStats wholeTable() {
@@ -70,7 +70,30 @@ class PartwiseTableStatsTest {
         assertEquals(whole, partwise);
         assertEquals(4500, partwise.rows());
         assertEquals(4500, partwise.distinctCounts().get("id"));
+        assertTrue(stats.keyDistinctFromBatches(), "disjoint key ranges: the key's distinct count is summed");
         assertTrue(partwise.nullCounts().get("amount") > 0);
+    }
+
+    @Test
+    void overlappingKeyRangesCountTheKeyOverTheWholeTable() {
+        PartwiseTableStats stats = start();
+        insert(0, 1000);
+        stats.countNewParts();
+        insert(500, 1000); // ids 500-999 twice: a sum of the batches would say 2000
+        TargetStats partwise = stats.finish(DISTINCT);
+        assertFalse(stats.keyDistinctFromBatches());
+        assertEquals(1500, partwise.distinctCounts().get("id"));
+        assertEquals(wholeTable(), partwise);
+    }
+
+    @Test
+    void batchesTouchingAtOneKeyAreNotDisjoint() {
+        PartwiseTableStats stats = start();
+        insert(0, 1000);
+        stats.countNewParts();
+        insert(999, 1000); // id 999 in both
+        assertEquals(1999, stats.finish(DISTINCT).distinctCounts().get("id"));
+        assertFalse(stats.keyDistinctFromBatches());
     }
 
     @Test
