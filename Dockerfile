@@ -26,7 +26,7 @@ RUN groupadd --system --gid 10001 dpone \
 COPY --from=build /out/ /opt/dpone/
 ENV DPONE_HOME=/var/lib/dpone \
     DPONE_CACHE_DIR=/var/lib/dpone/cache \
-    JAVA_OPTS="-XX:MaxRAMPercentage=75 -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError"
+    JAVA_OPTS="-Xmx1g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError"
 VOLUME ["/var/lib/dpone"]
 WORKDIR /var/lib/dpone
 USER 10001:10001
