@@ -11,7 +11,7 @@
 #   BENCH_SKIP_BUILD=1   never build; use target/ as it is
 #   BENCH_REV=<rev>      benchmark a commit (e.g. HEAD) instead of the working tree: export it (git archive) to
 #                        bench/.work/rev-<commit>/ and build there, so concurrent edits of src/ cannot leak in
-#   DPONE_JAVA_OPTS      JVM options for both phases (default as bin/dpone: -Xmx512m -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC)
+#   DPONE_JAVA_OPTS      JVM options for both phases (default as bin/dpone: -Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC)
 #   BENCH_PARALLEL_READERS=N  full refresh with source.options.parallel_readers: N (and parallel_min_rows: 0, so
 #                        the split applies at any size) on a copy of the manifest in bench/.work/; the drain
 #                        stays one reader (it is the reference). Each run prints the report's notes.
@@ -28,7 +28,7 @@ runs="${BENCH_RUNS:-2}"
 [[ "$rows" =~ ^[0-9]+$ ]] || { echo "usage: bench/full-refresh.sh [ROWS]" >&2; exit 2; }
 [[ "$runs" =~ ^[0-9]+$ ]] && (( runs >= 2 )) || { echo "BENCH_RUNS must be an integer >= 2" >&2; exit 2; }
 manifest="examples/batch/embedded-full-refresh.batch.yaml"
-java_opts="${DPONE_JAVA_OPTS:--Xmx512m -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC}"
+java_opts="${DPONE_JAVA_OPTS:--Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC}"
 export DPONE_JAVA_OPTS="$java_opts"
 
 for tool in jq awk java; do

@@ -30,7 +30,7 @@
 #                         of each row count, to keep disk usage down; 5M rows take about 6 GB while they exist)
 #   BENCH_RUN_TIMEOUT=S   a route run still going after S seconds (default 900) is taken as hung: its thread dump
 #                         is written next to its report (<run>.jstack), it is killed, and its status is "hung"
-#   DPONE_JAVA_OPTS       JVM options for every JVM (default as bin/dpone: -Xmx512m -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC)
+#   DPONE_JAVA_OPTS       JVM options for every JVM (default as bin/dpone: -Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,7 +53,7 @@ quiet_max="${BENCH_QUIET_MAX:-240}"
 max_others="${BENCH_MAX_OTHERS:-10}"
 retries="${BENCH_RETRIES:-2}"
 run_timeout="${BENCH_RUN_TIMEOUT:-900}"
-java_opts="${DPONE_JAVA_OPTS:--Xmx512m -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC}"
+java_opts="${DPONE_JAVA_OPTS:--Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC}"
 export DPONE_JAVA_OPTS="$java_opts"
 unset DPONE_RUNTIME_CONNECTION_CONTEXT   # the embedded default: mssql_demo (H2), clickhouse_default (chDB), s3_stage
 
