@@ -73,7 +73,7 @@ public final class PartwiseTableStats {
                 s.keyRanges = r;
             }));
         try {
-            ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
+            new TableAdmin(ch).stopMerges(database, table);
             s.mergesStopped = true;
             s.tracking = true;
         } catch (ClickHouseQueryException e) {
@@ -158,7 +158,7 @@ public final class PartwiseTableStats {
     public void abandon() {
         tracking = false;
         if (mergesStopped) {
-            ch.execute("SYSTEM START MERGES " + ClickHouseSql.table(database, table));
+            new TableAdmin(ch).startMerges(database, table);
             mergesStopped = false;
         }
     }

@@ -28,17 +28,19 @@ public final class ReplacedGenerationMerges {
 
     /** Pauses merges of {@code database.table} when the engine is embedded and the table exists. */
     public static Optional<ReplacedGenerationMerges> pause(ClickHouseEndpoint ch, String database, String table) {
-        if (!"embedded".equals(ch.kind()) || !new TableAdmin(ch).exists(database, table)) {
+        TableAdmin admin = new TableAdmin(ch);
+        if (!"embedded".equals(ch.kind()) || !admin.exists(database, table)) {
             return Optional.empty();
         }
-        ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
+        admin.stopMerges(database, table);
         return Optional.of(new ReplacedGenerationMerges(ch, database, table));
     }
 
     /** Lets the table merge again (the run did not replace it). Idempotent; a table gone since is no error. */
     public void resume() {
-        if (paused && new TableAdmin(ch).exists(database, table)) {
-            ch.execute("SYSTEM START MERGES " + ClickHouseSql.table(database, table));
+        TableAdmin admin = new TableAdmin(ch);
+        if (paused && admin.exists(database, table)) {
+            admin.startMerges(database, table);
         }
         paused = false;
     }

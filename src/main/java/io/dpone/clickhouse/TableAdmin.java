@@ -51,6 +51,16 @@ public final class TableAdmin {
         ch.execute("DROP TABLE IF EXISTS " + ClickHouseSql.table(database, table));
     }
 
+    /** {@code SYSTEM STOP MERGES}: the table's parts stay as written (and running merges are cancelled). */
+    public void stopMerges(String database, String table) {
+        ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
+    }
+
+    /** {@code SYSTEM START MERGES}: undoes {@link #stopMerges}. */
+    public void startMerges(String database, String table) {
+        ch.execute("SYSTEM START MERGES " + ClickHouseSql.table(database, table));
+    }
+
     /** Atomically swaps two tables' names (Atomic databases). */
     public void exchange(String db1, String t1, String db2, String t2) {
         ch.execute("EXCHANGE TABLES " + ClickHouseSql.table(db1, t1) + " AND " + ClickHouseSql.table(db2, t2));

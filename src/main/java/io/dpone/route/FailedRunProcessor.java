@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The shared error policy's step: stops the source reader, deletes spooled chunks, and drops this run's own
  * staging table unless the run already published (then the leftover is the predecessor, dropped on resume).
- * The target's data is never touched here; merges paused on an embedded target for the run start again. The exception still propagates to the caller.
+ * The target's data is never touched here; merges paused on an embedded target for the run start again. The
+ * exception still propagates to the caller.
  */
 public final class FailedRunProcessor implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(FailedRunProcessor.class);
