@@ -25,8 +25,7 @@ class PartwiseTableStatsTest {
     @BeforeEach
     void open() {
         ch = TestEngines.clickhouse();
-        db = TestEngines.newDatabase("partwise");
-        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
+        db = TestEngines.newAtomicDatabase(ch, "partwise");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "t") + " (id Int64, amount Nullable(Decimal(18, 2)), "
             + "note Nullable(String), " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY (id)"); // as staging
     }

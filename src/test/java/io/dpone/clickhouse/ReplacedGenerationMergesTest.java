@@ -19,8 +19,7 @@ class ReplacedGenerationMergesTest {
     @BeforeEach
     void open() {
         ch = TestEngines.clickhouse();
-        db = TestEngines.newDatabase("pause");
-        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
+        db = TestEngines.newAtomicDatabase(ch, "pause");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "t") + " (id Int64) ENGINE = MergeTree ORDER BY id");
         ch.execute("INSERT INTO " + ClickHouseSql.table(db, "t") + " VALUES (1)");
         ch.execute("INSERT INTO " + ClickHouseSql.table(db, "t") + " VALUES (2)");

@@ -1,6 +1,7 @@
 package io.dpone.testing;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.EmbeddedClickHouseEndpoint;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
@@ -106,6 +107,13 @@ public final class TestEngines {
     /** A unique database name for one test. */
     public static String newDatabase(String stem) {
         return stem + "_" + SEQ.incrementAndGet();
+    }
+
+    /** Creates a new Atomic database for one test on {@code ch} and returns its name (the test drops it). */
+    public static String newAtomicDatabase(ClickHouseEndpoint ch, String stem) {
+        String db = newDatabase(stem);
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
+        return db;
     }
 
     /** A context mapping {@link #SOURCE} to {@code h2Url} and {@link #CLICKHOUSE} to the shared engine. */

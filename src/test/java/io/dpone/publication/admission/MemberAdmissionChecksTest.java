@@ -38,8 +38,7 @@ class MemberAdmissionChecksTest {
 
     @Test
     void anAtomicDatabaseWithAMergeTreeTargetPassesExternal() {
-        String db = TestEngines.newDatabase("adm_ok");
-        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
+        String db = TestEngines.newAtomicDatabase(ch, "adm_ok");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "target") + " (id Int32) ENGINE = MergeTree ORDER BY id");
         assertEquals(List.of(), codes(MemberAdmissionChecks.check(M, ch, db, "target", Mode.EXTERNAL, WINDOW)));
         assertEquals(List.of(), codes(MemberAdmissionChecks.check(M, ch, db, "absent", Mode.EXTERNAL, WINDOW)));
@@ -55,8 +54,7 @@ class MemberAdmissionChecksTest {
             codes(MemberAdmissionChecks.check(M, ch, db, "target", Mode.EXTERNAL, WINDOW)));
         assertEquals(List.of(BlockerCode.PUBLICATION_DATABASE_NOT_ATOMIC.code()),
             codes(MemberAdmissionChecks.check(M, ch, "absent_db_x", "target", Mode.EXTERNAL, WINDOW)));
-        String atomic = TestEngines.newDatabase("adm_dist");
-        ch.execute("CREATE DATABASE " + ClickHouseSql.id(atomic) + " ENGINE = Atomic");
+        String atomic = TestEngines.newAtomicDatabase(ch, "adm_dist");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(atomic, "local") + " (id Int32) ENGINE = MergeTree ORDER BY id");
         ch.execute("CREATE TABLE " + ClickHouseSql.table(atomic, "target") + " AS " + ClickHouseSql.table(atomic, "local")
             + " ENGINE = Distributed(" + ClickHouseSql.literal(TestEngines.PUBLICATION_CLUSTER) + ", "
