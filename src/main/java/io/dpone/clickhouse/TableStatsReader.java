@@ -1,6 +1,7 @@
 package io.dpone.clickhouse;
 
 import io.dpone.quality.TargetStats;
+import io.dpone.quality.TypedRowHasher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * Computes {@link TargetStats} for a loaded table: in one scan the row count, NULLs per column, the typed hash
- * (xxHash64 of each row's RowBinary bytes, summed with wrap-around) and the metadata-column checks; the distinct
+ * (as {@link TypedRowHasher} defines it, summed with wrap-around) and the metadata-column checks; the distinct
  * counts in a second read ({@link #distinctCounts}), the one place they are computed.
  */
 public final class TableStatsReader {
@@ -53,8 +54,11 @@ public final class TableStatsReader {
         for (String c : columns) {
             select.add("countIf(" + ClickHouseSql.id(c) + " IS NULL)");
         }
-        String filter = sampleModulo > 1 ? "h % " + sampleModulo + " = 0" : "1";
-        select.add("sumIf(h, " + filter + ")");
+        // the row hash is spelled out wherever it is used (no alias that a column could shadow); ClickHouse
+        // computes a repeated expression once
+        String h = rowHash(columns);
+        String filter = sampleModulo > 1 ? h + " % " + sampleModulo + " = 0" : "1";
+        select.add("sumIf(" + h + ", " + filter + ")");
         select.add("countIf(" + filter + ")");
         select.add(metadataPresent
             ? "countIf(" + ClickHouseSql.id(MetadataColumns.RUN_ID) + " != " + ClickHouseSql.literal(runId)
@@ -65,8 +69,7 @@ public final class TableStatsReader {
         for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
-        String sql = "WITH xxHash64(formatRow('RowBinary', " + ClickHouseSql.idList(columns) + ")) AS h "
-            + "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
+        String sql = "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
             + " WHERE " + where;
         List<String> row = ch.query(sql).get(0);
         Map<String, Long> nulls = new LinkedHashMap<>();
@@ -83,7 +86,7 @@ public final class TableStatsReader {
     }
 
     /**
-     * The exact distinct counts of {@code columns} over the whole table: of each column's RowBinary bytes, as the
+     * The exact distinct counts of {@code columns} over the whole table: of each column's value hashes, as the
      * source side counts them. The
      * table's first sorting-key column, when its type maps values one-to-one to their RowBinary bytes (no NULL, no
      * float), is counted as groups of a {@code GROUP BY} read in key order: constant memory, where
@@ -146,8 +149,14 @@ public final class TableStatsReader {
         return type.isEmpty() ? Optional.empty() : Optional.of(new SortKeyColumn(first, type.get(0).get(0)));
     }
 
-    /** xxHash64 of one column's own RowBinary bytes (NULL flag included), as the source side computes it. */
-    private static String columnHash(String column) {
-        return "xxHash64(formatRow('RowBinary', " + ClickHouseSql.id(column) + "))";
+    /** A column's value hash, as {@link TypedRowHasher} defines it. */
+    static String columnHash(String column) {
+        return "ifNull(xxHash64(" + ClickHouseSql.id(column) + "), "
+            + Long.toUnsignedString(TypedRowHasher.NULL_HASH) + ")";
+    }
+
+    /** A row's hash over {@code columns}, as {@link TypedRowHasher} defines it. */
+    static String rowHash(List<String> columns) {
+        return "xxHash64(" + String.join(", ", columns.stream().map(TableStatsReader::columnHash).toList()) + ")";
     }
 }

@@ -3,21 +3,17 @@ package io.dpone.quality;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.jpountz.xxhash.XXHash64;
-import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * Per-column evidence gathered while rows stream: for each hashed column (the ones a fidelity gate compares, see
- * {@link FidelityColumns}) the wrap-around sum of xxHash64 over the column's own RowBinary bytes, and for the configured
- * distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes the same from the
- * loaded table with {@code formatRow('RowBinary', column)}. Distinct sets cost memory per distinct value,
+ * Per-column evidence gathered while rows stream, from the value hashes of {@link TypedRowHasher}: for each hashed
+ * column (the ones a fidelity gate compares, see {@link FidelityColumns}) the wrap-around sum of its value hashes,
+ * and for the configured distinct columns the set of value hashes (the distinct-count gate). ClickHouse computes
+ * the same from the loaded table. Distinct sets cost memory per distinct value,
  * so only columns listed in {@code quality.distinct_columns} get one; the source's single-column, non-NULL primary
  * key gets none, because its constraint makes its distinct count the row count (ClickHouse still counts the
  * target's distinct values, so a duplicated or lost key fails the gate).
  */
 public final class ColumnDigests {
-    private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
-
     private final List<String> columns;
     private final int[] hashedIndex;
     private final long[] sums;
@@ -59,19 +55,17 @@ public final class ColumnDigests {
         return -1;
     }
 
-    /** Adds one encoded row; {@code offsets[i]..offsets[i+1]} are column i's bytes in {@code bytes}. */
-    public void add(byte[] bytes, int[] offsets) {
+    /** Adds one row, given as its value hashes ({@link TypedRowHasher#valueHashes()}, one per column). */
+    public void add(long[] valueHashes) {
         for (int k = 0; k < sums.length; k++) {
-            int i = hashedIndex[k];
-            sums[k] += XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0);
+            sums[k] += valueHashes[hashedIndex[k]];
         }
         rows++;
         for (int k = 0; k < distinctIndex.length; k++) {
             if (unique[k]) {
                 continue;
             }
-            int i = distinctIndex[k];
-            distinct[k].add(XXH.hash(bytes, offsets[i], offsets[i + 1] - offsets[i], 0));
+            distinct[k].add(valueHashes[distinctIndex[k]]);
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Decimal, Float or Unicode fidelity: for every column of one type family, the per-column typed hash (sum of
- * xxHash64 over the column's exact RowBinary bytes) matches between source and target, so a rounded decimal, a
+ * the column's value hashes, {@link TypedRowHasher}) matches between source and target, so a rounded decimal, a
  * float off by one ulp or one changed UTF-8 byte is pinned to its column.
  */
 public final class FidelityGate implements QualityGate {

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What the source side saw while streaming: rows, NULLs per column, and the order-independent typed hash (the
- * wrapping sum of xxHash64 over each row's exact RowBinary bytes, restricted to the sample when sampled).
+ * wrapping sum of the row hashes of {@link TypedRowHasher}, restricted to the sample when sampled).
  */
 public record SourceStats(long rows, Map<String, Long> nullCounts, long typedHash, long hashedRows, long bytes,
                           Map<String, Long> columnHashes, Map<String, Long> distinctCounts) {

@@ -5,7 +5,8 @@ import io.dpone.error.BlockerCode;
 import java.util.Map;
 
 /**
- * The typed hash matches: both sides sum xxHash64 over each row's exact RowBinary bytes, so one flipped bit in any
+ * The typed hash matches: both sides sum the row hashes of {@link TypedRowHasher} (built on each value's exact
+ * RowBinary bytes), so one flipped bit in any
  * value (a float's last ulp, a decimal digit, one UTF-8 byte, one timestamp tick) changes the result.
  */
 public final class TypedHashGate implements QualityGate {

@@ -8,6 +8,7 @@ import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
 import io.dpone.quality.ColumnDigests;
 import io.dpone.quality.FidelityColumns;
+import io.dpone.quality.TypedRowHasher;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
@@ -24,8 +25,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
-import net.jpountz.xxhash.XXHash64;
-import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * Reads the source ({@link RowPrefetcher}: its own thread, or one per primary-key range) and, on a second thread, encodes rows into chunk files
@@ -36,7 +35,6 @@ import net.jpountz.xxhash.XXHashFactory;
  */
 public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private static final Object END = new Object();
-    private static final XXHash64 XXH = XXHashFactory.fastestJavaInstance().hash64();
 
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
     private final List<RowCursor> cursors;
@@ -104,6 +102,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
+        TypedRowHasher hasher = new TypedRowHasher(table.columns());
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
         ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns,
             uniqueKey(table));
@@ -120,8 +119,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                     while (chunkRowCount < chunkRows && (more = (row = source.next()) != null)) {
                         buf.reset();
                         encoder.encode(row, buf, offsets);
-                        digests.add(buf.array(), offsets);
-                        long h = XXH.hash(buf.array(), 0, buf.length(), 0);
+                        long h = hasher.hash(buf.array(), offsets);
+                        digests.add(hasher.valueHashes());
                         if (sampleModulo <= 1 || Long.remainderUnsigned(h, sampleModulo) == 0) {
                             hash += h;
                             hashed++;
