@@ -9,7 +9,6 @@ import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.clickhouse.TableAdmin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -105,16 +104,16 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             return receipt(batch, false, false, 0, 0, false, "batch cannot be written to the CDC log: "
                 + String.join("; ", problems), Map.of("problems", problems));
         }
-        TableAdmin admin = new TableAdmin(ch);
-        if (!admin.exists(database, table)) {
+        Optional<LogTable> log = logTable();
+        if (log.isEmpty()) {
             if (batch.events().isEmpty()) {
                 return receipt(batch, true, true, 0, 0, false, "empty batch; nothing to write",
                     Map.of("rows_total", 0L));
             }
             create(stream);
+            log = logTable(); // as created here, or by a concurrent creator (CREATE ... IF NOT EXISTS)
         }
-        String owner = admin.comment(database, table).orElse("");
-        if (!owner.equals(comment(stream))) {
+        if (log.isEmpty() || !log.get().comment().equals(comment(stream))) {
             return receipt(batch, false, false, 0, 0, false, target() + " is not the CDC log of this stream ("
                 + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
         }
@@ -129,18 +128,42 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             .filter(en -> !held.contains(en.getKey())).toList();
         int present = batch.events().size() - fresh.size();
         if (!fresh.isEmpty()) {
-            insert(stream, batch, fresh);
+            insert(stream, batch, fresh, log.get().columns());
         }
         return receipt(batch, true, true, fresh.size(), present, batchKnown, fresh.size()
             + " row(s) appended to " + target() + ", " + present + " already held",
             Map.of("rows_total", count("1")));
     }
 
-    /** One synchronous, token-deduplicated insert of {@code rows} (package-private so tests can retry it). */
-    void insert(StreamIdentity stream, CdcApplyBatch batch, List<Map.Entry<String, CdcEvent>> rows) {
+    /**
+     * The log table's comment and column names, in one query (a row per column, each with the table's comment);
+     * empty when the table does not exist.
+     */
+    private Optional<LogTable> logTable() {
+        List<List<String>> rows = ch.query("SELECT name, (SELECT comment FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + ") FROM system.columns "
+            + "WHERE database = " + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> columns = new HashSet<>();
+        rows.forEach(r -> columns.add(r.get(0)));
+        String comment = rows.get(0).get(1);
+        return Optional.of(new LogTable(comment == null ? "" : comment, columns));
+    }
+
+    private record LogTable(String comment, Set<String> columns) {
+    }
+
+    /**
+     * One synchronous, token-deduplicated insert of {@code rows} (package-private so tests can retry it);
+     * {@code existing}: the log table's columns as last read.
+     */
+    void insert(StreamIdentity stream, CdcApplyBatch batch, List<Map.Entry<String, CdcEvent>> rows,
+                Set<String> existing) {
         Set<String> payload = new LinkedHashSet<>();
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
-        addMissingColumns(payload);
+        addMissingColumns(payload, existing);
         String commitTime = COMMIT_TIME.format(Instant.now());
         List<String> fileColumns = CdcLogSpool.columns(payload);
         String structure = fileColumns.stream()
@@ -214,10 +237,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             + " COMMENT " + ClickHouseSql.literal(comment(stream)));
     }
 
-    private void addMissingColumns(Set<String> payload) {
-        Set<String> existing = new HashSet<>();
-        ch.query("SELECT name FROM system.columns WHERE database = " + ClickHouseSql.literal(database)
-            + " AND table = " + ClickHouseSql.literal(table)).forEach(r -> existing.add(r.get(0)));
+    private void addMissingColumns(Set<String> payload, Set<String> existing) {
         List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
         if (!missing.isEmpty()) {
             ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()

@@ -47,7 +47,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
 
     @Override
     public Optional<CdcOffset> load(StreamIdentity stream) {
-        Optional<Row> row = latest(stream);
+        Optional<Row> row = latest(stream, tableState());
         if (row.isEmpty()) {
             return Optional.empty();
         }
@@ -63,8 +63,12 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
 
     @Override
     public void save(StreamIdentity stream, CdcOffset offset) {
-        ensureTable();
-        Optional<Row> previous = latest(stream);
+        TableState state = tableState();
+        if (state != TableState.CURRENT) {
+            ensureTable();
+            state = TableState.CURRENT;
+        }
+        Optional<Row> previous = latest(stream, state);
         previous.ifPresent(r -> checkStream(stream, r));
         long version = Math.max(previous.map(r -> r.version + 1).orElse(1L),
             Instant.now().toEpochMilli() * 1000L);
@@ -89,14 +93,22 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             + " ADD COLUMN IF NOT EXISTS resume String DEFAULT ''");
     }
 
-    private Optional<Row> latest(StreamIdentity stream) {
-        if (ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(database)
-            + " AND name = " + ClickHouseSql.literal(table)).isEmpty()) {
+    /** Whether the table exists, and whether it has the resume column (tables created before it do not). */
+    private enum TableState { ABSENT, WITHOUT_RESUME, CURRENT }
+
+    /** One query: every table has at least one column, so no column rows means no table. */
+    private TableState tableState() {
+        List<String> r = ch.query("SELECT count(), countIf(name = 'resume') FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table)).get(0);
+        return "0".equals(r.get(0)) ? TableState.ABSENT
+            : "0".equals(r.get(1)) ? TableState.WITHOUT_RESUME : TableState.CURRENT;
+    }
+
+    private Optional<Row> latest(StreamIdentity stream, TableState state) {
+        if (state == TableState.ABSENT) {
             return Optional.empty();
         }
-        boolean hasResume = !ch.query("SELECT 1 FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table)
-            + " AND name = 'resume'").isEmpty();
+        boolean hasResume = state == TableState.CURRENT;
         List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
             + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
             + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version), "

@@ -79,8 +79,8 @@ class ClickHouseCdcSinkApplierTest {
         List<Map.Entry<String, CdcEvent>> rows = EVENTS.stream()
             .map(e -> Map.entry(ids.eventId(STREAM, e), e)).toList();
         // the event-id check is bypassed: a lost acknowledgement followed by a blind retry of the same insert
-        s.insert(STREAM, batch, rows);
-        s.insert(STREAM, batch, rows);
+        s.insert(STREAM, batch, rows, java.util.Set.of()); // no columns known: each ADD COLUMN IF NOT EXISTS
+        s.insert(STREAM, batch, rows, java.util.Set.of()); // no columns known: each ADD COLUMN IF NOT EXISTS
         assertEquals(3, rowCount());
     }
 

@@ -62,4 +62,21 @@ class ClickHouseOffsetStoreTest {
             + " AND name = 'cdc_offsets'").get(0).get(0);
         assertEquals("ReplacingMergeTree", ddl);
     }
+
+    @Test
+    void aTableFromBeforeTheResumeColumnIsReadAndThenUpgradedBySave() {
+        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(db));
+        ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "cdc_offsets") + " (checkpoint_key String, "
+            + "schema String, stream_id String, stream_json String, backend String, token String, "
+            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64) "
+            + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
+        assertTrue(store().load(STREAM).isEmpty(), "an empty old table: no checkpoint");
+        ch.execute("INSERT INTO " + ClickHouseSql.table(db, "cdc_offsets") + " VALUES ("
+            + ClickHouseSql.literal(STREAM.pipelineName()) + ", " + ClickHouseSql.literal(ClickHouseOffsetStore.SCHEMA)
+            + ", " + ClickHouseSql.literal(STREAM.streamId()) + ", " + ClickHouseSql.literal(
+                io.dpone.cdc.CdcHashes.canonicalJson(STREAM.toMap())) + ", 'mssql_cdc', '0x20', 1, now64(3), 5)");
+        assertEquals(new CdcOffset("mssql_cdc", "0x20", true), store().load(STREAM).orElseThrow());
+        store().save(STREAM, new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"));
+        assertEquals(new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"), store().load(STREAM).orElseThrow());
+    }
 }
