@@ -1,6 +1,8 @@
 package io.dpone.route;
 
+import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.KnownSettings;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.format.ChunkFormat;
 import io.dpone.source.SourceColumn;
@@ -34,7 +36,10 @@ public final class PullProcessor implements Processor {
         List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
         columns.addAll(MetadataColumns.NAMES);
         String select = run.table.columns().stream().map(run.format::readExpression).collect(Collectors.joining(", "));
-        String settings = settings(all, run.format);
+        if (run.pullReadSettings == null) {
+            run.pullReadSettings = readSettings(run.clickhouse);
+        }
+        String settings = settings(all, run.format) + run.pullReadSettings;
         run.clickhouse.execute("INSERT INTO " + ClickHouseSql.table(run.manifest.sink().stagingSchema(),
             run.stagingTable) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
             + MetadataColumns.values(run.runId, run.loadId, run.extractedAt) + " FROM "
@@ -59,6 +64,19 @@ public final class PullProcessor implements Processor {
      * (bench/README.md), a 1M-row Parquet pull took 1.35 s and 759 MiB instead of 2.61 s and 846 MiB, 5M rows 4.62 s
      * and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one chunk, so it keeps the defaults.
      */
+    /**
+     * {@code input_format_parquet_memory_high_watermark = 128 MiB} where the server knows it (the Parquet reader's
+     * prefetch budget, 4 GiB by default): {@code object_storage_pull.file} reads one whole-table file, and with the
+     * default its peak RSS at 5M rows was 2,249 MiB, with 128 MiB 1,843 MiB (one run each, bench/README.md). Servers
+     * older than the setting keep their default (the setting would fail the statement there).
+     */
+    static String readSettings(ClickHouseEndpoint ch) {
+        return KnownSettings.of(ch, List.of(PARQUET_WATERMARK)).contains(PARQUET_WATERMARK)
+            ? ", " + PARQUET_WATERMARK + " = " + (128L << 20) : "";
+    }
+
+    private static final String PARQUET_WATERMARK = "input_format_parquet_memory_high_watermark";
+
     static String settings(boolean all, ChunkFormat format) {
         return "s3_throw_on_zero_files_match = 1"
             + (all ? ", min_insert_block_size_rows = 100000, min_insert_block_size_bytes = 33554432" : "")

@@ -48,6 +48,8 @@ public final class TransferRun {
     /** The embedded target's merges, paused while this run replaces it (null when nothing was paused). */
     public ReplacedGenerationMerges replacedMerges;
     public Path spoolDir;
+    /** Extra settings of this run's pulls from object storage (resolved against the server at the first pull). */
+    public String pullReadSettings;
     public long rowsLoaded;
     public long bytesLoaded;
     public int chunksLoaded;

@@ -86,6 +86,19 @@ class PartwiseTableStatsTest {
     }
 
     @Test
+    void aBatchOfManyPartsIsCountedOverTheWholeTableNotAsOneBatch() {
+        PartwiseTableStats stats = start();
+        insert(0, 1000);
+        insert(1000, 1000);
+        insert(2000, 1000); // three parts before one count: as a one-statement pull of the whole table lands
+        stats.countNewParts();
+        TargetStats partwise = stats.finish(DISTINCT);
+        assertFalse(stats.keyDistinctFromBatches(), "no exact distinct count held over a many-part batch");
+        assertEquals(3000, partwise.distinctCounts().get("id"));
+        assertEquals(wholeTable(), partwise);
+    }
+
+    @Test
     void batchesTouchingAtOneKeyAreNotDisjoint() {
         PartwiseTableStats stats = start();
         insert(0, 1000);

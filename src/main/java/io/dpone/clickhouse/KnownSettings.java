@@ -1,0 +1,26 @@
+package io.dpone.clickhouse;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Which of some settings the connected ClickHouse knows: a {@code SETTINGS} clause naming a setting the server does
+ * not have fails the whole statement, so a setting newer than the oldest supported server is added only where
+ * {@code system.settings} lists it.
+ */
+public final class KnownSettings {
+    private KnownSettings() {
+    }
+
+    public static Set<String> of(ClickHouseEndpoint ch, Collection<String> names) {
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> known = new LinkedHashSet<>();
+        ch.query("SELECT name FROM system.settings WHERE name IN (" + names.stream().map(ClickHouseSql::literal)
+            .collect(Collectors.joining(", ")) + ")").forEach(r -> known.add(r.get(0)));
+        return known;
+    }
+}
