@@ -106,8 +106,9 @@ class LauncherCdsTest {
     }
 
     @Test
-    void dponeCdsZeroRecordsNothing() throws Exception {
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_CDS", "0"), "--version"));
+    void dponeCdsZeroRecordsNothingAndJavaOptionsMaySpanLines() throws Exception {
+        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_CDS", "0",
+            "DPONE_JAVA_OPTS", "-Xmx256m\n  -XX:+UseSerialGC"), "--version"));
         assertFalse(Files.exists(jsa));
         assertEquals(List.of(), leftovers());
     }
