@@ -3,10 +3,13 @@ package io.dpone.clickhouse;
 import io.dpone.quality.TargetStats;
 import io.dpone.quality.TypedRowHasher;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -54,9 +57,9 @@ public final class TableStatsReader {
         for (String c : columns) {
             select.add("countIf(" + ClickHouseSql.id(c) + " IS NULL)");
         }
-        // the row hash is spelled out wherever it is used (no alias that a column could shadow); ClickHouse
-        // computes a repeated expression once
-        String h = rowHash(columns);
+        // the row hash is written once, under an alias no column of the table has (the text of the hash grows with
+        // the columns: spelled out at each use, a wide sampled table's query would pass max_query_size)
+        String h = ClickHouseSql.id(freeAlias(columns));
         String filter = sampleModulo > 1 ? h + " % " + sampleModulo + " = 0" : "1";
         select.add("sumIf(" + h + ", " + filter + ")");
         select.add("countIf(" + filter + ")");
@@ -69,7 +72,7 @@ public final class TableStatsReader {
         for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
-        String sql = "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
+        String sql = "WITH " + rowHash(columns) + " AS " + h + " SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
             + " WHERE " + where;
         List<String> row = ch.query(sql).get(0);
         Map<String, Long> nulls = new LinkedHashMap<>();
@@ -147,6 +150,17 @@ public final class TableStatsReader {
             + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table) + " AND name = "
             + ClickHouseSql.literal(first));
         return type.isEmpty() ? Optional.empty() : Optional.of(new SortKeyColumn(first, type.get(0).get(0)));
+    }
+
+    /** A name for the row hash that is none of {@code columns} (compared case-insensitively). */
+    static String freeAlias(List<String> columns) {
+        Set<String> taken = new HashSet<>();
+        columns.forEach(c -> taken.add(c.toLowerCase(Locale.ROOT)));
+        String alias = "dpone_row_hash";
+        for (int i = 1; taken.contains(alias); i++) {
+            alias = "dpone_row_hash_" + i;
+        }
+        return alias;
     }
 
     /** A column's value hash, as {@link TypedRowHasher} defines it. */

@@ -59,12 +59,6 @@ public final class PullProcessor implements Processor {
     }
 
     /**
-     * {@code s3_throw_on_zero_files_match = 1} always. The one-statement pull of the whole table also squashes rows
-     * into insert blocks of 100k rows / 32 MiB instead of the defaults (about 1M rows / 256 MiB): measured on chDB
-     * (bench/README.md), a 1M-row Parquet pull took 1.35 s and 759 MiB instead of 2.61 s and 846 MiB, 5M rows 4.62 s
-     * and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one chunk, so it keeps the defaults.
-     */
-    /**
      * {@code input_format_parquet_memory_high_watermark = 128 MiB} where the server knows it (the Parquet reader's
      * prefetch budget, 4 GiB by default): {@code object_storage_pull.file} reads one whole-table file, and with the
      * default its peak RSS at 5M rows was 2,249 MiB, with 128 MiB 1,843 MiB (one run each, bench/README.md). Servers
@@ -77,6 +71,12 @@ public final class PullProcessor implements Processor {
 
     private static final String PARQUET_WATERMARK = "input_format_parquet_memory_high_watermark";
 
+    /**
+     * {@code s3_throw_on_zero_files_match = 1} always. The one-statement pull of the whole table also squashes rows
+     * into insert blocks of 100k rows / 32 MiB instead of the defaults (about 1M rows / 256 MiB): measured on chDB
+     * (bench/README.md), a 1M-row Parquet pull took 1.35 s and 759 MiB instead of 2.61 s and 846 MiB, 5M rows 4.62 s
+     * and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one chunk, so it keeps the defaults.
+     */
     static String settings(boolean all, ChunkFormat format) {
         return "s3_throw_on_zero_files_match = 1"
             + (all ? ", min_insert_block_size_rows = 100000, min_insert_block_size_bytes = 33554432" : "")

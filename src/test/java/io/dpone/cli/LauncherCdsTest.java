@@ -92,8 +92,12 @@ class LauncherCdsTest {
         assertEquals(List.of(), leftovers());
         FileTime recorded = Files.getLastModifiedTime(jsa);
 
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of(), "--version"));
-        assertEquals(recorded, Files.getLastModifiedTime(jsa), "a current archive is used, not recorded again");
+        Path classLog = app.resolve("classes.log");
+        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_JAVA_OPTS",
+            "-Xmx256m -Xlog:class+load=info:file=" + classLog), "--version"));
+        assertEquals(recorded, Files.getLastModifiedTime(jsa), "a current archive is not recorded again");
+        assertTrue(Files.readString(classLog).contains("io.dpone.cli.DponeCli source: shared objects file (top)"),
+            "the application's classes come from the archive");
 
         // an archive the JVM cannot use (here: not an archive at all) is skipped without a word on stdout
         Files.delete(jsa);
@@ -106,9 +110,18 @@ class LauncherCdsTest {
     }
 
     @Test
+    void aFailedFirstRunKeepsNoArchiveAndPassesItsExitCode() throws Exception {
+        assertEquals(2, dpone(Map.of(), "no-such-verb").exit());
+        assertFalse(Files.exists(jsa), "an archive is kept only after a successful command");
+        assertEquals(List.of(), leftovers());
+    }
+
+    @Test
     void dponeCdsZeroRecordsNothingAndJavaOptionsMaySpanLines() throws Exception {
+        Path gcLog = app.resolve("gc.log");
         assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_CDS", "0",
-            "DPONE_JAVA_OPTS", "-Xmx256m\n  -XX:+UseSerialGC"), "--version"));
+            "DPONE_JAVA_OPTS", "-Xmx256m\n  -Xlog:gc:file=" + gcLog), "--version"));
+        assertTrue(Files.exists(gcLog), "the option on the second line was applied");
         assertFalse(Files.exists(jsa));
         assertEquals(List.of(), leftovers());
     }
