@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * parts with the counted ones: equal, the sums are the table's; otherwise (a part merged or removed after all)
  * it falls back to one whole-table read. Distinct counts are not additive: the first sort-key column's is summed
  * from the batches when their key ranges do not overlap ({@link KeyRanges}) and each batch wrote one part, every
- * other one (and that one otherwise) is read over the whole table. Merges are started again in {@link #finish} (or {@link #abandon()}),
- * before the table is published.
+ * other one (and that one otherwise) is read over the whole table. Merges are started again in {@link #finish}
+ * (or {@link #abandon()}), before the table is published.
  *
  * <p>Where merges cannot be stopped (a server user without the {@code SYSTEM MERGES} grant) or the part count
  * grows past {@link #MAX_PARTS} (ClickHouse delays inserts into a table with too many parts), it gives up and

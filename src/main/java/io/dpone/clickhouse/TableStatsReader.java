@@ -72,8 +72,8 @@ public final class TableStatsReader {
         for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
-        String sql = "WITH " + rowHash(columns) + " AS " + h + " SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(database, table)
-            + " WHERE " + where;
+        String sql = "WITH " + rowHash(columns) + " AS " + h + " SELECT " + String.join(", ", select) + " FROM "
+            + ClickHouseSql.table(database, table) + " WHERE " + where;
         List<String> row = ch.query(sql).get(0);
         Map<String, Long> nulls = new LinkedHashMap<>();
         for (int i = 0; i < columns.size(); i++) {

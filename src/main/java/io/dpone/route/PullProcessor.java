@@ -18,6 +18,8 @@ import org.apache.camel.Processor;
  * statement. {@code s3_throw_on_zero_files_match=1}: an empty glob fails instead of loading zero rows.
  */
 public final class PullProcessor implements Processor {
+    private static final String PARQUET_WATERMARK = "input_format_parquet_memory_high_watermark";
+
     private final boolean all;
 
     public PullProcessor(boolean all) {
@@ -68,8 +70,6 @@ public final class PullProcessor implements Processor {
         return KnownSettings.of(ch, List.of(PARQUET_WATERMARK)).contains(PARQUET_WATERMARK)
             ? ", " + PARQUET_WATERMARK + " = " + (128L << 20) : "";
     }
-
-    private static final String PARQUET_WATERMARK = "input_format_parquet_memory_high_watermark";
 
     /**
      * {@code s3_throw_on_zero_files_match = 1} always. The one-statement pull of the whole table also squashes rows
