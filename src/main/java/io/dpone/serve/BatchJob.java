@@ -65,13 +65,14 @@ public final class BatchJob implements Processor {
             stats.running(runId);
             LOG.info("job {}: run {} {}", job.name(), runId, inFlight.isPresent() ? "resumed" : "started");
             RunReport r = runner.run(job.manifest(), runId, ProgressListener.NONE);
-            stats.record(r);
-            if (r.routeId() != null) {
-                routeStats.apply(r.routeId()).record(r);
-            }
+            // the job state is settled before the run is counted, so whoever sees the count sees the settled state
             boolean interrupted = !r.passed() && signal.stopping();
             if (!interrupted) {
                 state.finish(job.name());
+            }
+            stats.record(r);
+            if (r.routeId() != null) {
+                routeStats.apply(r.routeId()).record(r);
             }
             LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId, stats.getLastStatus(),
                 r.loadedRows(), r.chunks(), r.durationMs(), r.blockers().isEmpty() ? ""
