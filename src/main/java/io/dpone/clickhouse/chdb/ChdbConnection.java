@@ -10,13 +10,17 @@ import java.util.List;
 
 /**
  * One chDB connection on one data path. Queries on one connection are serialized (chDB requires it); open
- * several connections on the same path for parallel queries. Every connect restores the JVM's signal handlers.
+ * several connections on the same path for parallel queries.
+ *
+ * <p>The engine never changes the JVM's signal dispositions: {@link SignalIsolation} turns its {@code sigaction}
+ * calls into queries before its first call, and ClickHouse is told not to install handlers at all. Every connect is
+ * still bracketed by a {@link SignalHandlerGuard}: a disposition the JVM depends on that changed anyway is put back
+ * and the connect fails, rather than the process running on with a handler that hangs or kills it.
  */
 public final class ChdbConnection implements AutoCloseable {
     private static final Object LOAD_LOCK = new Object();
     private static volatile ChdbNative nativeApi;
     private static volatile Path loadedFrom;
-    private static SignalHandlerGuard jvmHandlers;
     /**
      * Connections still open at JVM exit are closed by a shutdown hook: chDB's static destructors crash the VM
      * thread (SIGSEGV in libchdb) when a connection is still open while the process exits.
@@ -53,11 +57,14 @@ public final class ChdbConnection implements AutoCloseable {
         args.add("--query_profiler_real_time_period_ns=0");
         args.add("--query_profiler_cpu_time_period_ns=0");
         Pointer handle;
+        List<String> changed;
         synchronized (LOAD_LOCK) {
+            SignalHandlerGuard before = SignalHandlerGuard.capture();
             try {
                 handle = api.chdb_connect(args.size(), args.toArray(new String[0]));
             } finally {
-                jvmHandlers.restore();
+                changed = SignalHandlerGuard.capture().changedSince(before);
+                before.restore();
             }
         }
         if (handle == null || handle.getPointer(0) == null) {
@@ -65,7 +72,17 @@ public final class ChdbConnection implements AutoCloseable {
         }
         ChdbConnection connection = new ChdbConnection(handle);
         OPEN.add(connection);
+        if (!changed.isEmpty()) {
+            connection.close();
+            throw signalsChanged("connect", changed);
+        }
         return connection;
+    }
+
+    private static ChdbException signalsChanged(String when, List<String> changed) {
+        return new ChdbException("the embedded ClickHouse changed the JVM's signal handling during " + when + " ("
+            + String.join(", ", changed) + "); dpone restored it and refuses to run on, because a Java thread that "
+            + "lands in another handler hangs or dies");
     }
 
     private static ChdbNative load(Path library) {
@@ -76,19 +93,40 @@ public final class ChdbConnection implements AutoCloseable {
                 }
                 return nativeApi;
             }
-            jvmHandlers = SignalHandlerGuard.capture();
+            SignalHandlerGuard before = SignalHandlerGuard.capture();
+            ChdbNative api;
+            List<String> changed;
             try {
-                NativeLibrary.getInstance(library.toAbsolutePath().toString());
-                nativeApi = Native.load(library.toAbsolutePath().toString(), ChdbNative.class);
+                NativeLibrary image = NativeLibrary.getInstance(library.toAbsolutePath().toString());
+                api = Native.load(library.toAbsolutePath().toString(), ChdbNative.class);
+                SignalIsolation.install(image, library.toAbsolutePath());
+                disableEngineHandlers(api);
             } catch (UnsatisfiedLinkError e) {
                 throw new ChdbException("embedded ClickHouse library cannot be loaded: " + e.getMessage());
             } finally {
-                jvmHandlers.restore();
+                changed = SignalHandlerGuard.capture().changedSince(before);
+                before.restore();
             }
+            if (!changed.isEmpty()) {
+                throw signalsChanged("load", changed);
+            }
+            nativeApi = api;
             loadedFrom = library.toAbsolutePath();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(ChdbConnection::close),
                 "dpone-chdb-close"));
             return nativeApi;
+        }
+    }
+
+    /**
+     * Tells ClickHouse not to install its crash handlers. Builds before chDB 26.3 lack the switch; the isolation
+     * alone keeps the handlers there.
+     */
+    private static void disableEngineHandlers(ChdbNative api) {
+        try {
+            api.chdb_set_signal_handlers_enabled(0);
+        } catch (UnsatisfiedLinkError olderBuild) {
+            // nothing to switch off: SignalIsolation already turns the library's sigaction calls into queries
         }
     }
 

@@ -13,6 +13,10 @@ interface ChdbNative extends Library {
 
     void chdb_close_conn(Pointer connection);
 
+    /** Since chDB 26.3: 0 keeps ClickHouse from installing its crash handlers (and resets eight signals, see
+     * {@link SignalIsolation} for why that reset never reaches libc in dpone). */
+    void chdb_set_signal_handlers_enabled(int enabled);
+
     Pointer chdb_query_n(Pointer conn, byte[] query, long queryLength, byte[] format, long formatLength);
 
     Pointer chdb_result_buffer(Pointer result);

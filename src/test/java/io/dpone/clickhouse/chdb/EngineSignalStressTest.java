@@ -1,0 +1,93 @@
+package io.dpone.clickhouse.chdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fresh processes, each opening the embedded engine 15 times (120 opens in all) while H2 writes to a file database
+ * and other threads allocate, throw NullPointerExceptions and force safepoints. Before the engine's signal calls were
+ * isolated, the first such process hung (2 of 2 tries, killed after 40 s); now every one must exit 0 on its own
+ * within its bound. Then a process holding the engine open answers SIGQUIT with the JVM's thread dump and SIGTERM
+ * with its shutdown hooks, as any JVM does.
+ */
+class EngineSignalStressTest {
+    private static final int PROCESSES = 8;
+    private static final int OPENS_PER_PROCESS = 15;
+    private static final long BOUND_SECONDS = 90;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyProcessOpensTheEngineRepeatedlyUnderSafepointsAndNullChecksAndExitsOnItsOwn() throws Exception {
+        int opens = 0;
+        for (int i = 0; i < PROCESSES; i++) {
+            Path work = Files.createDirectories(dir.resolve("p" + i));
+            Process p = start(work, String.valueOf(OPENS_PER_PROCESS));
+            boolean exited = p.waitFor(BOUND_SECONDS, TimeUnit.SECONDS);
+            String out = output(work);
+            if (!exited) {
+                p.destroyForcibly();
+            }
+            assertTrue(exited, "process " + i + " hung:\n" + out);
+            assertEquals(0, p.exitValue(), "process " + i + " died (exit " + p.exitValue() + "):\n" + out);
+            assertTrue(out.contains("opens=" + OPENS_PER_PROCESS + " npes="), out);
+            opens += OPENS_PER_PROCESS;
+        }
+        assertTrue(opens >= 100, "at least 100 engine opens: " + opens);
+    }
+
+    @Test
+    void aProcessWithTheEngineOpenAnswersSigquitWithAThreadDumpAndSigtermWithItsShutdownHooks() throws Exception {
+        Process p = start(dir, "3", "hold");
+        try {
+            await(() -> output(dir).contains("ready"), "the engine open");
+            new ProcessBuilder("kill", "-QUIT", String.valueOf(p.pid())).start().waitFor();
+            await(() -> output(dir).contains("Full thread dump"), "a thread dump after SIGQUIT");
+            assertTrue(p.isAlive(), "SIGQUIT must not end the process");
+            assertTrue(output(dir).contains("\"npe-thrower\""), "the dump lists the Java threads");
+            long t0 = System.nanoTime();
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM ends the process within the bound");
+            assertEquals(143, p.exitValue(), "killed by SIGTERM through the JVM's own handler, not a crash");
+            assertTrue(output(dir).contains("shutdown hook ran"), output(dir));
+            assertTrue((System.nanoTime() - t0) / 1_000_000_000 < 30);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static Process start(Path work, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), EngineSignalStress.class.getName(),
+            work.toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve("out.txt").toFile())
+            .start();
+    }
+
+    private static String output(Path work) {
+        try {
+            return Files.readString(work.resolve("out.txt"));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
+            Thread.sleep(100);
+        }
+    }
+}
