@@ -84,6 +84,7 @@ public final class CdcCommands implements Runnable {
                     }
                 }
             }
+            io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
             CdcRunOptions options = new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema,
                 sourceTable, targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
                 sinkConnectionId, credentialsSource, captureInstance, maxEvents);

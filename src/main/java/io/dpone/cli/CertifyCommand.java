@@ -51,7 +51,7 @@ public final class CertifyCommand {
                 BatchManifest m = ManifestLoader.load(manifest);
                 Scenario s = Scenario.resolve(m, scenario);
                 CertificationReport r = new Certification(ConnectionContext.fromEnvironment(), EmbeddedDefaults.home())
-                    .run(m, s, runId, output);
+                    .run(m, s, runId, guarded(output));
                 return Output.emit(r.passed(), r, text(r), format);
             } catch (DponeException e) {
                 return Output.emit(false, Map.of("schema", CertificationReport.SCHEMA, "run_id", runId, "passed", false,
@@ -103,7 +103,7 @@ public final class CertifyCommand {
             try {
                 BatchManifest m = ManifestLoader.load(manifest);
                 var evidence = new io.dpone.publication.certify.PublicationCertifier(ConnectionContext.fromEnvironment(),
-                    System::getenv).certify(m, runId, environment, output);
+                    System::getenv).certify(m, runId, environment, guarded(output));
                 String text = "publication certification " + evidence.evidenceStatus() + " in " + environment + "\n"
                     + Output.blockersText(evidence.blockers());
                 return Output.emit(evidence.passed(), evidence, text, format);
@@ -114,5 +114,11 @@ public final class CertifyCommand {
                     "publication certification not run:\n" + Output.blockersText(e.blockers()), format);
             }
         }
+    }
+
+    /** Names {@code output} as the watchdog's dump directory and returns it. */
+    static java.nio.file.Path guarded(java.nio.file.Path output) {
+        io.dpone.watchdog.PhaseWatchdog.runDirectory(output);
+        return output;
     }
 }

@@ -1,5 +1,12 @@
 package io.dpone.cli;
 
+import io.dpone.connect.EmbeddedDefaults;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.watchdog.PhaseWatchdog;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,10 +28,55 @@ public final class DponeCli implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
+    /**
+     * The process entry point. Every command but {@code serve} (a pod with its own shutdown policy) runs under the
+     * {@link PhaseWatchdog}: a phase that neither ends nor progresses within {@code DPONE_PHASE_TIMEOUT} ends the
+     * process with {@code runtime.phase_timeout} and a thread dump in the run's directory. A signal that ends the
+     * JVM before the command finished prints {@code runtime.interrupted} on stderr (the run resumes with its run id).
+     */
     public static void main(String[] args) {
         System.setOut(new RedactingPrintStream(System.out));
         System.setErr(new RedactingPrintStream(System.err));
-        System.exit(execute(args));
+        Duration bound;
+        try {
+            bound = PhaseWatchdog.bound(System.getenv(PhaseWatchdog.ENV));
+        } catch (IllegalArgumentException e) {
+            System.err.println("dpone: " + e.getMessage());
+            System.exit(USAGE);
+            return;
+        }
+        boolean serve = args.length > 0 && args[0].equals("serve");
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean(serve);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!finished.get()) {
+                System.err.println(Output.failure(Blocker.of(BlockerCode.INTERRUPTED, "runtime",
+                    "stopped by a signal before the command finished; nothing half-done is published, and the same "
+                        + "command with the same --run-id resumes the run")));
+                System.err.flush();
+            }
+        }, "dpone-interrupted-report"));
+        int code;
+        if (serve) {
+            code = execute(args);
+        } else {
+            try (PhaseWatchdog guard = PhaseWatchdog.arm(bound, EmbeddedDefaults.home().resolve("diagnostics"),
+                    DponeCli::phaseTimedOut)) {
+                code = execute(args);
+            }
+        }
+        finished.set(true);
+        System.exit(code);
+    }
+
+    private static void phaseTimedOut(String phase, Duration bound, String threadDump) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("bound_seconds", bound.toSeconds());
+        details.put("thread_dump", threadDump);
+        System.err.println(Output.failure(new Blocker(BlockerCode.PHASE_TIMEOUT.code(), phase, "phase '" + phase
+            + "' neither ended nor made progress within " + bound.toSeconds() + " s (" + PhaseWatchdog.ENV + "); "
+            + (threadDump == null ? "no thread dump could be written" : "thread dump " + threadDump
+                + " written to the run's directory") + "; the same command with the same --run-id resumes the run",
+            details)));
     }
 
     /** Runs the CLI and returns its exit code (for tests and the launcher). */

@@ -24,7 +24,11 @@ final class Output {
     }
 
     static String internalError(Throwable t) {
-        Blocker b = Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t));
+        return failure(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
+    }
+
+    /** The typed failure document ({@code dpone.error.v1}) of a command that ended without its own report. */
+    static String failure(Blocker b) {
         return ReportWriter.json(Map.of("schema", "dpone.error.v1", "passed", false, "blockers", List.of(b)));
     }
 

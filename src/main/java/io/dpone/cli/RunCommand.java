@@ -25,6 +25,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunReport report;
+        io.dpone.watchdog.PhaseWatchdog.runDirectory(io.dpone.connect.EmbeddedDefaults.home().resolve("runs"));
         try (TerminalProgress progress = TerminalProgress.onStderr()) {
             ConnectionContext ctx;
             try {

@@ -131,6 +131,8 @@ public enum BlockerCode {
     SERVE_RUN_SKIPPED_BUSY("serve.run_skipped_busy"),
     SERVE_SHUTDOWN_INTERRUPTED("serve.shutdown_interrupted"),
     // generic
+    PHASE_TIMEOUT("runtime.phase_timeout"),
+    INTERRUPTED("runtime.interrupted"),
     INTERNAL_ERROR("runtime.internal_error");
 
     private final String code;

@@ -58,6 +58,7 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("pullChunk", new PullProcessor(false));
         beans.put("pullAll", new PullProcessor(true));
         beans.put("deleteStagedObjects", new DeleteStagedObjectsProcessor());
+        beans.put("dponePhaseWatchdog", new PhaseInterceptStrategy());
         beans.putAll(overrides);
         beans.forEach(main::bind);
         try {

@@ -64,6 +64,7 @@ public final class MaterializeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Map<String, Object> report;
+        io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.get().resolve(sinkConnectionId,
             ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
             report = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(cdcDataset, targetDataset,

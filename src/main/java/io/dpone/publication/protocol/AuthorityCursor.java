@@ -73,6 +73,7 @@ final class AuthorityCursor {
 
     /** Writes {@code next} over the current record (version-checked). */
     FenceRecord advance(FenceRecord next) {
+        io.dpone.watchdog.PhaseWatchdog.phase("publication/" + next.phase().name().toLowerCase(java.util.Locale.ROOT));
         if (authority.replace(key, version, next)) {
             PublicationAuthority.Fence now = reread(authority, key);
             if (!now.record().equals(next)) {

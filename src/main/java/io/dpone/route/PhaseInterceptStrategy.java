@@ -1,0 +1,34 @@
+package io.dpone.route;
+
+import io.dpone.watchdog.PhaseWatchdog;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.NamedNode;
+import org.apache.camel.Processor;
+import org.apache.camel.spi.InterceptStrategy;
+import org.apache.camel.support.processor.DelegateAsyncProcessor;
+
+/**
+ * Reports every route step, on entry and on completion, to the CLI's {@link PhaseWatchdog} as the phase
+ * {@code <route id>/<step id>}: a step that neither ends nor lets a nested step start within the bound (a chunk of
+ * a split is a nested step) is a hang. camel-main picks it up from the registry and wraps every processor.
+ */
+public final class PhaseInterceptStrategy implements InterceptStrategy {
+    @Override
+    public Processor wrapProcessorInInterceptors(CamelContext context, NamedNode definition, Processor target,
+                                                 Processor nextTarget) {
+        String step = definition.getId();
+        return new DelegateAsyncProcessor(target) {
+            @Override
+            public boolean process(Exchange exchange, AsyncCallback callback) {
+                String phase = exchange.getFromRouteId() + "/" + step;
+                PhaseWatchdog.phase(phase);
+                return super.process(exchange, doneSync -> {
+                    PhaseWatchdog.phase(phase + " done");
+                    callback.done(doneSync);
+                });
+            }
+        };
+    }
+}

@@ -1,0 +1,159 @@
+package io.dpone.watchdog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.cdc.mssql.H2CdcFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * No dpone command hangs silently, checked on real processes: a live CDC tick whose source never answers ends with
+ * {@code runtime.phase_timeout} and a thread dump in its output directory; a JVM whose guard cannot run is ended by
+ * the kernel's alarm; SIGTERM in the middle of a run ends it promptly with {@code runtime.interrupted}, and the same
+ * run id then completes it.
+ */
+class BoundedCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLiveTickWhoseSourceNeverAnswersEndsWithATypedErrorAndAThreadDump() throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("source").toAbsolutePath()
+            + ";MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE";
+        try (H2CdcFixture fx = new H2CdcFixture(url); Statement st = fx.connection.createStatement()) {
+            fx.txn().insert(H2CdcFixture.row(1, "new", "1.00", null, null)).commit();
+            st.execute("DROP ALIAS sys.fn_cdc_get_max_lsn");
+            st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + NeverAnsweringSource.class.getName()
+                + ".maxLsn\"");
+        }
+        Path context = Files.writeString(dir.resolve("context.yaml"), """
+            connections:
+              mssql-prod: {type: mssql, url: "%s", user: sa}
+              clickhouse-prod: {type: clickhouse, embedded: true, options: {path: "%s"}}
+            """.formatted(url, dir.resolve("chdb")));
+        Path out = dir.resolve("out");
+        long t0 = System.nanoTime();
+        Run r = run(Map.of("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString(), "DPONE_PHASE_TIMEOUT", "3s"), 90,
+            "ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql", "--sink", "clickhouse", "--backend",
+            "mssql_cdc", "--pipeline-name", "orders-cdc", "--source-schema", "dbo", "--source-table", "orders",
+            "--target-dataset", "analytics.orders_cdc", "--unique-key", "order_id", "--source-connection-id",
+            "mssql-prod", "--sink-connection-id", "clickhouse-prod", "--output-dir", out.toString(), "--format",
+            "json");
+        long seconds = (System.nanoTime() - t0) / 1_000_000_000;
+        assertEquals(1, r.exit, r.stderr);
+        assertEquals("", r.stdout, "a failure leaves stdout empty");
+        JsonNode doc = new ObjectMapper().readTree(r.stderr.substring(r.stderr.indexOf('{')));
+        JsonNode blocker = doc.path("blockers").get(0);
+        assertEquals("runtime.phase_timeout", blocker.path("code").asText(), r.stderr);
+        assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), blocker.toString());
+        assertEquals(3, blocker.path("details").path("bound_seconds").asInt());
+        String dumpName = blocker.path("details").path("thread_dump").asText();
+        assertFalse(r.stderr.contains(dir.toString()), "no local path in the failure: " + r.stderr);
+        String dump = Files.readString(out.resolve(dumpName));
+        assertTrue(dump.contains("NeverAnsweringSource.maxLsn"), "the dump shows where it hangs:\n" + dump);
+        assertTrue(seconds < 60, "ended in " + seconds + " s");
+    }
+
+    @Test
+    void aJvmWhoseGuardCannotRunIsEndedByTheKernelsAlarm() throws Exception {
+        List<String> command = List.of(java(), "-cp", System.getProperty("java.class.path"),
+            HardBoundMain.class.getName(), dir.toString());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("hard.txt").toFile()).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the alarm must end the process");
+        assertEquals(128 + 14, p.exitValue(), "ended by SIGALRM");
+        String out = Files.readString(dir.resolve("hard.txt"));
+        assertTrue(out.contains("armed") && !out.contains("still alive"), out);
+    }
+
+    @Test
+    void sigtermInTheMiddleOfARunEndsItPromptlyAndTheSameRunIdCompletesIt() throws Exception {
+        Map<String, String> env = Map.of("DPONE_HOME", dir.resolve("home").toString());
+        Run seed = run(env, 180, "demo", "seed");
+        assertEquals(0, seed.exit, seed.stderr);
+        String manifest = Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"))
+            .replace("fetch_size: 10000", "fetch_size: 1000").replace("chunk_rows: 100000", "chunk_rows: 1000");
+        Path m = Files.writeString(dir.resolve("run.batch.yaml"), manifest);
+        Process p = start(env, dir.resolve("term"), "run", m.toString(), "--run-id", "term-1", "--format", "json");
+        Path spool = dir.resolve("home").resolve("spool");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!hasChunks(spool)) {
+            assertTrue(p.isAlive(), "the run ended before it could be interrupted: " + read(dir.resolve("term.err")));
+            assertTrue(System.nanoTime() < deadline, "no chunk spooled");
+            Thread.sleep(10);
+        }
+        long t0 = System.nanoTime();
+        p.destroy(); // SIGTERM
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM ends the run within the bound");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(143, p.exitValue(), read(dir.resolve("term.err")));
+        assertEquals("", read(dir.resolve("term.out")));
+        assertTrue(read(dir.resolve("term.err")).contains("\"runtime.interrupted\""), read(dir.resolve("term.err")));
+        Run resumed = run(env, 180, "run", m.toString(), "--run-id", "term-1", "--format", "json");
+        assertEquals(0, resumed.exit, resumed.stderr);
+        JsonNode report = new ObjectMapper().readTree(resumed.stdout);
+        assertTrue(report.path("passed").asBoolean());
+        assertEquals(100_000, report.path("loaded_rows").asLong(), resumed.stdout);
+        assertTrue(ms < 30_000, "stopped in " + ms + " ms");
+    }
+
+    private static boolean hasChunks(Path spool) throws IOException {
+        if (!Files.isDirectory(spool)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(spool)) {
+            return files.filter(Files::isRegularFile).count() > 1;
+        }
+    }
+
+    private record Run(int exit, String stdout, String stderr) {
+    }
+
+    private Run run(Map<String, String> env, int boundSeconds, String... args) throws Exception {
+        Path base = dir.resolve("cmd-" + System.nanoTime());
+        Process p = start(env, base, args);
+        boolean exited = p.waitFor(boundSeconds, TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly();
+        }
+        assertTrue(exited, "the command hung: " + read(Path.of(base + ".err")));
+        return new Run(p.exitValue(), read(Path.of(base + ".out")), read(Path.of(base + ".err")));
+    }
+
+    private static Process start(Map<String, String> env, Path base, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+            "io.dpone.cli.DponeCli"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(Path.of(base + ".out").toFile())
+            .redirectError(Path.of(base + ".err").toFile());
+        pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
+        pb.environment().remove("DPONE_PHASE_TIMEOUT");
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
