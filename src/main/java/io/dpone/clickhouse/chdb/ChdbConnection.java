@@ -27,11 +27,13 @@ public final class ChdbConnection implements AutoCloseable {
      */
     private static final java.util.Set<ChdbConnection> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    private final ChdbNative api;
     private final Pointer connectionHandle;
     private final Pointer connection;
     private boolean closed;
 
-    private ChdbConnection(Pointer connectionHandle) {
+    private ChdbConnection(ChdbNative api, Pointer connectionHandle) {
+        this.api = api;
         this.connectionHandle = connectionHandle;
         this.connection = connectionHandle.getPointer(0);
     }
@@ -56,6 +58,14 @@ public final class ChdbConnection implements AutoCloseable {
         args.add("--path=" + dataPath.toAbsolutePath());
         args.add("--query_profiler_real_time_period_ns=0");
         args.add("--query_profiler_cpu_time_period_ns=0");
+        return connect(api, args);
+    }
+
+    /**
+     * Connects through {@code api} with {@code args}, refusing (after closing it) a connection whose connect changed a
+     * signal disposition the JVM depends on. Package-private for the test that fakes such an engine.
+     */
+    static ChdbConnection connect(ChdbNative api, List<String> args) {
         Pointer handle;
         List<String> changed;
         synchronized (LOAD_LOCK) {
@@ -70,7 +80,7 @@ public final class ChdbConnection implements AutoCloseable {
         if (handle == null || handle.getPointer(0) == null) {
             throw new ChdbException("embedded ClickHouse refused to open its data directory");
         }
-        ChdbConnection connection = new ChdbConnection(handle);
+        ChdbConnection connection = new ChdbConnection(api, handle);
         OPEN.add(connection);
         if (!changed.isEmpty()) {
             connection.close();
@@ -135,29 +145,29 @@ public final class ChdbConnection implements AutoCloseable {
         ensureOpen();
         byte[] q = sql.getBytes(StandardCharsets.UTF_8);
         byte[] f = format.getBytes(StandardCharsets.US_ASCII);
-        Pointer result = nativeApi.chdb_query_n(connection, q, q.length, f, f.length);
+        Pointer result = api.chdb_query_n(connection, q, q.length, f, f.length);
         if (result == null) {
             throw new ChdbException("embedded ClickHouse returned no result");
         }
         try {
-            Pointer error = nativeApi.chdb_result_error(result);
+            Pointer error = api.chdb_result_error(result);
             if (error != null) {
                 String message = error.getString(0, StandardCharsets.UTF_8.name());
                 if (!message.isEmpty()) {
                     throw new ChdbException(message);
                 }
             }
-            long length = nativeApi.chdb_result_length(result);
+            long length = api.chdb_result_length(result);
             if (length == 0) {
                 return new byte[0];
             }
             if (length > Integer.MAX_VALUE - 16) {
                 throw new ChdbException("embedded ClickHouse result exceeds 2 GiB; stream it to a file instead");
             }
-            Pointer buffer = nativeApi.chdb_result_buffer(result);
+            Pointer buffer = api.chdb_result_buffer(result);
             return buffer.getByteArray(0, (int) length);
         } finally {
-            nativeApi.chdb_destroy_query_result(result);
+            api.chdb_destroy_query_result(result);
         }
     }
 
@@ -172,7 +182,7 @@ public final class ChdbConnection implements AutoCloseable {
         if (!closed) {
             closed = true;
             OPEN.remove(this);
-            nativeApi.chdb_close_conn(connectionHandle);
+            api.chdb_close_conn(connectionHandle);
         }
     }
 }
