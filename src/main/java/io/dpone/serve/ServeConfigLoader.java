@@ -27,7 +27,6 @@ import java.util.regex.Pattern;
  */
 public final class ServeConfigLoader {
     public static final Pattern NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
-    private static final Pattern DURATION = Pattern.compile("^(\\d{1,9})(ms|s|m|h)$");
     private static final YamlMappingFile FILE = new YamlMappingFile("serve configuration",
         BlockerCode.SERVE_CONFIG_UNREADABLE, BlockerCode.SERVE_CONFIG_INVALID, BlockerCode.SERVE_CONFIG_INVALID);
     private static final Set<String> TOP = Set.of("http", "state_dir", "routes", "shutdown", "readiness", "jobs",
@@ -260,18 +259,13 @@ public final class ServeConfigLoader {
         if (n == null) {
             return fallback;
         }
-        var m = n.isTextual() ? DURATION.matcher(n.asText()) : null;
-        if (m == null || !m.matches()) {
+        var parsed = n.isTextual() ? io.dpone.manifest.ShortDuration.parse(n.asText())
+            : java.util.Optional.<Duration>empty();
+        if (parsed.isEmpty()) {
             invalid(p, "must be a duration such as 500ms, 30s, 5m or 1h");
             return fallback;
         }
-        long v = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(v);
-            case "s" -> Duration.ofSeconds(v);
-            case "m" -> Duration.ofMinutes(v);
-            default -> Duration.ofHours(v);
-        };
+        return parsed.get();
     }
 
     private void invalid(String p, String message) {

@@ -2,12 +2,11 @@ package io.dpone.watchdog;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import io.dpone.manifest.ShortDuration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The CLI's wall-clock guard: while a command runs, no phase (a Camel route step, one chunk, a CDC step, a
@@ -28,7 +27,6 @@ public final class PhaseWatchdog implements AutoCloseable {
     public static final String ENV = "DPONE_PHASE_TIMEOUT";
     public static final Duration DEFAULT_BOUND = Duration.ofMinutes(15);
     static final int HARD_GRACE_SECONDS = 60;
-    private static final Pattern DURATION = Pattern.compile("^(\\d{1,7})(ms|s|m|h)$");
     private static volatile PhaseWatchdog armed;
 
     /** Prints the command's typed failure for a phase that overran; the dump's file name, or null when none. */
@@ -116,17 +114,9 @@ public final class PhaseWatchdog implements AutoCloseable {
         if (configured == null || configured.isBlank()) {
             return DEFAULT_BOUND;
         }
-        Matcher m = DURATION.matcher(configured.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-            throw new IllegalArgumentException(ENV + " must be a positive duration such as 90s, 15m or 2h");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
+        return ShortDuration.parse(configured.trim().toLowerCase(Locale.ROOT)).filter(d -> !d.isZero())
+            .orElseThrow(() -> new IllegalArgumentException(ENV
+                + " must be a positive duration such as 90s, 15m or 2h"));
     }
 
     private void rearm(String name) {
