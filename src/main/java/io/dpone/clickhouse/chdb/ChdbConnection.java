@@ -141,7 +141,17 @@ public final class ChdbConnection implements AutoCloseable {
     }
 
     /** Runs {@code sql} and returns the result in {@code format}; throws {@link ChdbException} on a query error. */
-    public synchronized byte[] query(String sql, String format) {
+    public byte[] query(String sql, String format) {
+        return execute(sql, format).bytes();
+    }
+
+    /** A statement's result and what the engine counted for it (a server's {@code X-ClickHouse-Summary}). */
+    public record Result(byte[] bytes, long rowsRead, long bytesRead, long rowsWritten, long bytesWritten,
+                         long elapsedNanos) {
+    }
+
+    /** As {@link #query}, with the engine's counters. */
+    public synchronized Result execute(String sql, String format) {
         ensureOpen();
         byte[] q = sql.getBytes(StandardCharsets.UTF_8);
         byte[] f = format.getBytes(StandardCharsets.US_ASCII);
@@ -158,14 +168,13 @@ public final class ChdbConnection implements AutoCloseable {
                 }
             }
             long length = api.chdb_result_length(result);
-            if (length == 0) {
-                return new byte[0];
-            }
             if (length > Integer.MAX_VALUE - 16) {
                 throw new ChdbException("embedded ClickHouse result exceeds 2 GiB; stream it to a file instead");
             }
-            Pointer buffer = api.chdb_result_buffer(result);
-            return buffer.getByteArray(0, (int) length);
+            byte[] bytes = length == 0 ? new byte[0] : api.chdb_result_buffer(result).getByteArray(0, (int) length);
+            return new Result(bytes, api.chdb_result_rows_read(result), api.chdb_result_bytes_read(result),
+                api.chdb_result_rows_written(result), api.chdb_result_bytes_written(result),
+                (long) (api.chdb_result_elapsed(result) * 1e9));
         } finally {
             api.chdb_destroy_query_result(result);
         }

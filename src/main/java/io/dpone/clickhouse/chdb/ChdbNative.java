@@ -25,6 +25,14 @@ interface ChdbNative extends Library {
 
     long chdb_result_rows_read(Pointer result);
 
+    long chdb_result_bytes_read(Pointer result);
+
+    long chdb_result_rows_written(Pointer result);
+
+    long chdb_result_bytes_written(Pointer result);
+
+    double chdb_result_elapsed(Pointer result);
+
     Pointer chdb_result_error(Pointer result);
 
     void chdb_destroy_query_result(Pointer result);

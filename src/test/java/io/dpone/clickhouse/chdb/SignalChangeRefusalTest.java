@@ -79,6 +79,26 @@ class SignalChangeRefusalTest {
         }
 
         @Override
+        public long chdb_result_bytes_read(Pointer result) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long chdb_result_rows_written(Pointer result) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long chdb_result_bytes_written(Pointer result) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public double chdb_result_elapsed(Pointer result) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Pointer chdb_result_error(Pointer result) {
             throw new UnsupportedOperationException();
         }

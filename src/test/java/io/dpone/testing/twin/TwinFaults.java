@@ -1,0 +1,52 @@
+package io.dpone.testing.twin;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Faults a test asks the twin for (over {@code POST /twin/faults?...}): fail the Nth data insert from now (its rows
+ * read, nothing inserted, a 500 with a server error), answer the next K requests with an HTTP status and no
+ * ClickHouse error (as a proxy in front of a server does), or delay the next K requests.
+ */
+final class TwinFaults {
+    private final AtomicInteger insertsUntilFailure = new AtomicInteger(-1);
+    private final AtomicInteger statusTimes = new AtomicInteger();
+    private volatile int status;
+    private final AtomicInteger delayTimes = new AtomicInteger();
+    private volatile long delayMillis;
+
+    void configure(Map<String, String> params) {
+        if (params.containsKey("fail_insert")) {
+            insertsUntilFailure.set(Integer.parseInt(params.get("fail_insert")));
+        }
+        if (params.containsKey("http_status")) {
+            status = Integer.parseInt(params.get("http_status"));
+            statusTimes.set(Integer.parseInt(params.getOrDefault("times", "1")));
+        }
+        if (params.containsKey("delay_ms")) {
+            delayMillis = Long.parseLong(params.get("delay_ms"));
+            delayTimes.set(Integer.parseInt(params.getOrDefault("times", "1")));
+        }
+        if (params.containsKey("clear")) {
+            insertsUntilFailure.set(-1);
+            statusTimes.set(0);
+            delayTimes.set(0);
+        }
+    }
+
+    /** True when this data insert is the one to fail. */
+    boolean failThisInsert() {
+        return insertsUntilFailure.get() > 0 && insertsUntilFailure.decrementAndGet() == 0;
+    }
+
+    /** The status to answer this request with instead of running it, or 0. */
+    int injectedStatus() {
+        return statusTimes.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? status : 0;
+    }
+
+    void delay() throws InterruptedException {
+        if (delayTimes.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            Thread.sleep(delayMillis);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.dpone.testing.twin;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link ClickHouseTwin} in a child JVM for a test: its own data path and engine, a free loopback port, and a
+ * password given through the environment as the launcher does. Closing it stops the process with SIGTERM.
+ */
+public final class TwinProcess implements AutoCloseable {
+    public static final String USER = "dpone_twin";
+    public static final String PASSWORD_ENV = "DPONE_TWIN_PASSWORD";
+
+    private final Process process;
+    private final String url;
+    private final String password;
+
+    private TwinProcess(Process process, String url, String password) {
+        this.process = process;
+        this.url = url;
+        this.password = password;
+    }
+
+    /** Starts a twin on {@code dataDir} and waits (up to 120 s) until it serves. */
+    public static TwinProcess start(Path dataDir) throws IOException {
+        String password = "twin-" + Long.toHexString(System.nanoTime());
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClickHouseTwin.class.getName(),
+            "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV));
+        Files.createDirectories(dataDir);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
+        pb.environment().put(PASSWORD_ENV, password);
+        Process p = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("clickhouse-twin ready ")) {
+                return new TwinProcess(p, line.substring("clickhouse-twin ready ".length()).trim(), password);
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException("the ClickHouse twin did not start: "
+            + Files.readString(dataDir.resolve("twin.stderr")));
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public String url() {
+        return url;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
