@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  */
 public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
-    private static final int SOCKET_TIMEOUT_MINUTES = 10;
+    /** How long a statement's response may stay silent before the request fails (alias option socket_timeout). */
+    static final java.time.Duration DEFAULT_SOCKET_TIMEOUT = java.time.Duration.ofMinutes(10);
 
     private final Client client;
     private final String alias;
@@ -76,10 +77,16 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw invalid(alias, "url must be http:// or https://");
         }
+        java.time.Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
+        String configuredTimeout = spec.option("socket_timeout", null);
+        if (configuredTimeout != null) {
+            socketTimeout = io.dpone.manifest.ShortDuration.parse(configuredTimeout.trim()).filter(d -> !d.isZero())
+                .orElseThrow(() -> invalid(alias, "options.socket_timeout must be a duration such as 30s or 10m"));
+        }
         Client.Builder builder = new Client.Builder()
             .setConnectTimeout(CONNECT_TIMEOUT_SECONDS, ChronoUnit.SECONDS)
             .setConnectionRequestTimeout(CONNECT_TIMEOUT_SECONDS, ChronoUnit.SECONDS)
-            .setSocketTimeout(SOCKET_TIMEOUT_MINUTES, ChronoUnit.MINUTES)
+            .setSocketTimeout(socketTimeout.toMillis(), ChronoUnit.MILLIS)
             // Only retry failures where the statement cannot have run; a socket timeout may have loaded rows.
             .retryOnFailures(ClientFaultCause.NoHttpResponse, ClientFaultCause.ConnectTimeout,
                 ClientFaultCause.ConnectionRequestTimeout)

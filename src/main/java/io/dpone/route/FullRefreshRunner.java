@@ -68,14 +68,17 @@ public final class FullRefreshRunner {
 
     static List<Blocker> blockersOf(Throwable t) {
         // a typed failure inside a split step arrives wrapped ("Multicast processing failed ..."): keep its blockers
+        // and so does a server's refusal of a chunk's insert: its message, never Camel's exchange text
         for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
             if (c instanceof DponeException d) {
                 return d.blockers();
             }
         }
-        if (t instanceof ClickHouseQueryException) {
-            return List.of(Blocker.of(BlockerCode.SINK_LOAD_FAILED, "sink",
-                "ClickHouse rejected a statement: " + Redactor.global().describe(t)));
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof ClickHouseQueryException) {
+                return List.of(Blocker.of(BlockerCode.SINK_LOAD_FAILED, "sink",
+                    "ClickHouse rejected a statement: " + Redactor.global().describe(c)));
+            }
         }
         return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
     }
