@@ -89,7 +89,8 @@ class TwinFullRefreshTest {
              DponeCamel camel = DponeCamel.start(null, false);
              ClickHouseEndpoint ch = server(ctx)) {
             DemoSalesGenerator.seed(src, 5_000, 7);
-            RunReport r = new FullRefreshRunner(camel, ctx, dir).run(manifest(db, route), "twin-1", ProgressListener.NONE);
+            RunReport r = new FullRefreshRunner(camel, ctx, dir).run(manifest(db, route), "twin-1",
+                ProgressListener.NONE);
             assertTrue(r.passed(), () -> route + ": " + r.blockers());
             assertEquals(5_000, r.loadedRows());
             assertTrue(r.gates().size() >= 8, r.gates().toString());
