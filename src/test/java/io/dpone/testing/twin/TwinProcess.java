@@ -18,6 +18,9 @@ public final class TwinProcess implements AutoCloseable {
     public static final String USER = "dpone_twin";
     public static final String PASSWORD_ENV = "DPONE_TWIN_PASSWORD";
 
+    private static TwinProcess shared;
+    private static java.nio.file.Path sharedPasswordFile;
+
     private final Process process;
     private final String url;
     private final String password;
@@ -52,6 +55,41 @@ public final class TwinProcess implements AutoCloseable {
         p.destroyForcibly();
         throw new IOException("the ClickHouse twin did not start: "
             + Files.readString(dataDir.resolve("twin.stderr")));
+    }
+
+    /** The twin this test JVM shares (started on first use, stopped when the JVM exits). */
+    public static synchronized TwinProcess shared() {
+        if (shared == null) {
+            try {
+                Path dir = Files.createTempDirectory("dpone-twin-shared-");
+                shared = start(dir.resolve("data"));
+                sharedPasswordFile = Files.writeString(dir.resolve("password"), shared.password());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            TwinProcess twin = shared;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> twin.process.destroy(), "dpone-twin-stop"));
+        }
+        return shared;
+    }
+
+    /** A server ClickHouse alias for this twin, its password in a file (as {@code password_file}). */
+    public io.dpone.connect.ContextEntry alias(String name) {
+        try {
+            Path file = sharedPasswordFile != null && this == shared ? sharedPasswordFile
+                : Files.writeString(Files.createTempFile("dpone-twin-password", ""), password);
+            return new io.dpone.connect.ContextEntry(name, io.dpone.connect.ConnectionType.CLICKHOUSE, url, USER,
+                null, file.toString(), false, java.util.Map.of());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A {@code ServerClickHouseEndpoint} on this twin, as production opens one. */
+    public io.dpone.clickhouse.ClickHouseEndpoint endpoint() {
+        return io.dpone.clickhouse.ClickHouseEndpoints.open(io.dpone.connect.ConnectionContext.of(
+            java.util.Map.of("twin", alias("twin")), false).resolve("twin", io.dpone.connect.ConnectionType.CLICKHOUSE,
+            "twin"));
     }
 
     /** {@code http://127.0.0.1:PORT}. */
