@@ -104,6 +104,34 @@ class TwinFullRefreshTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"typed_raw_streaming", "typed_binary_streaming", "direct_push_columnar.chunked"})
+    void everyMappedTypeMakesTheTripThroughEachServerRoute(String route) throws Exception {
+        String h2 = TestEngines.newH2Url();
+        String db = TestEngines.newDatabase("twin_types");
+        ConnectionContext ctx = context(h2);
+        try (Connection src = DriverManager.getConnection(h2, "sa", "");
+             DponeCamel camel = DponeCamel.start(null, false);
+             ClickHouseEndpoint ch = server(ctx)) {
+            io.dpone.source.TypeRoundTripTest.createAllTypes(src);
+            Path file = Manifests.fullRefresh(dir, "alltypes", db, "route: " + route);
+            Files.writeString(file, Files.readString(file).replace("connection_ref: " + TestEngines.CLICKHOUSE,
+                "connection_ref: " + SERVER) + "quality:\n  typed_hash: full\n  distinct_columns: [id, b, g]\n");
+            RunReport r = new FullRefreshRunner(camel, ctx, dir).run(ManifestLoader.load(file), "types-1",
+                ProgressListener.NONE);
+            assertTrue(r.passed(), () -> route + ": " + r.blockers());
+            assertEquals(11, r.loadedRows());
+            for (GateResult g : r.gates()) {
+                assertEquals("passed", g.status(), () -> route + " gate " + g.gate() + ": " + g);
+            }
+            assertEquals(List.of(List.of("Decimal(38, 10)", "DateTime64(7, 'UTC')", "Date32", "UUID", "Bool")),
+                ch.query("SELECT any(toTypeName(assumeNotNull(d38))), any(toTypeName(assumeNotNull(ts))), "
+                    + "any(toTypeName(assumeNotNull(dt))), any(toTypeName(assumeNotNull(g))), "
+                    + "any(toTypeName(assumeNotNull(b))) FROM " + ClickHouseSql.table(db, "alltypes")));
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "one changed value|ALTER TABLE %s UPDATE status = 'tampered' WHERE sale_id = 11|quality.typed_hash_mismatch",
         "one extra NULL|ALTER TABLE %s UPDATE note = NULL WHERE sale_id = (SELECT min(sale_id) FROM %s WHERE note IS NOT NULL)|quality.null_count_mismatch",

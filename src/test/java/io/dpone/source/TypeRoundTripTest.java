@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every mapped SQL Server type makes the trip into the embedded ClickHouse exactly: values are read back by their
  * bits (floats), unscaled digits (decimals), UTF-8 bytes (text), ticks (timestamps) and compared with the source.
  */
-class TypeRoundTripTest {
+public class TypeRoundTripTest {
     static final String[] TEXTS = {"", "ascii", "tab\tnew\nline\r\\back", "Ünïcödé", "李小龍", "😀🙏🏽👩‍👩‍👧",
         "\u0000nul", "'quote\"", "मानक", "x".repeat(5000)};
     static final double[] DOUBLES = {0.0, -0.0, Double.MIN_VALUE, -Double.MAX_VALUE, 0.1 + 0.2, Math.PI, 1e-300,
@@ -67,7 +67,17 @@ class TypeRoundTripTest {
     static void load() throws Exception {
         h2 = TestEngines.newH2Url();
         db = TestEngines.newDatabase("types");
-        try (Connection c = DriverManager.getConnection(h2, "sa", ""); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(h2, "sa", "")) {
+            createAllTypes(c);
+        }
+        Path manifest = Manifests.fullRefresh(dir, "alltypes", db, null);
+        report = Dpone.run(manifest, "types-1", TestEngines.context(h2), ProgressListener.NONE, dir);
+        ch = TestEngines.clickhouse();
+    }
+
+    /** Creates and fills {@code dbo.alltypes}: every mapped type, edge values, and a row of NULLs (id 99). */
+    public static void createAllTypes(Connection c) throws java.sql.SQLException {
+        try (Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA IF NOT EXISTS dbo");
             st.execute("CREATE TABLE dbo.alltypes (id BIGINT NOT NULL PRIMARY KEY, i8 TINYINT, i16 SMALLINT, "
                 + "i32 INT, i64 BIGINT, b BIT, d18 DECIMAL(18,4), d38 DECIMAL(38,10), f64 FLOAT, f32 REAL, "
@@ -98,9 +108,6 @@ class TypeRoundTripTest {
                 }
             }
         }
-        Path manifest = Manifests.fullRefresh(dir, "alltypes", db, null);
-        report = Dpone.run(manifest, "types-1", TestEngines.context(h2), ProgressListener.NONE, dir);
-        ch = TestEngines.clickhouse();
     }
 
     @AfterAll
