@@ -8,31 +8,28 @@ import io.dpone.connect.ConnectionSpec;
 import io.dpone.connect.ConnectionType;
 import io.dpone.connect.Secret;
 import io.dpone.error.DponeException;
+import io.dpone.testing.ItServers;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.clickhouse.ClickHouseContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
-/** The contract on a real ClickHouse server over HTTP. Skipped when no Docker engine is available. */
-@Testcontainers(disabledWithoutDocker = true)
+/**
+ * The contract on a real ClickHouse server over HTTP ({@link ItServers#clickhouse()}: one named by
+ * {@code DPONE_IT_CLICKHOUSE_URL}, or a container). Skipped when there is neither.
+ */
 class ServerClickHouseEndpointIT extends ClickHouseEndpointContract {
-    @Container
-    static final ClickHouseContainer CLICKHOUSE = new ClickHouseContainer("clickhouse/clickhouse-server:25.8");
-
     private static ServerClickHouseEndpoint endpoint;
 
     static ConnectionSpec spec(String password) {
-        return new ConnectionSpec("clickhouse_it", ConnectionType.CLICKHOUSE,
-            "http://" + CLICKHOUSE.getHost() + ":" + CLICKHOUSE.getMappedPort(8123), CLICKHOUSE.getUsername(),
+        ItServers.Server server = ItServers.clickhouse();
+        return new ConnectionSpec("clickhouse_it", ConnectionType.CLICKHOUSE, server.url(), server.user(),
             Secret.of(password), false, Map.of());
     }
 
     @BeforeAll
     static void open() {
-        endpoint = ServerClickHouseEndpoint.open(spec(CLICKHOUSE.getPassword()));
+        endpoint = ServerClickHouseEndpoint.open(spec(ItServers.clickhouse().password()));
     }
 
     @AfterAll
@@ -75,8 +72,8 @@ class ServerClickHouseEndpointIT extends ClickHouseEndpointContract {
     void defaultDatabaseOptionIsUsed() {
         endpoint.execute("CREATE TABLE " + table("in_db") + " (id Int64) ENGINE = MergeTree ORDER BY id");
         ConnectionSpec withDb = new ConnectionSpec("clickhouse_it_db", ConnectionType.CLICKHOUSE,
-            "http://" + CLICKHOUSE.getHost() + ":" + CLICKHOUSE.getMappedPort(8123), CLICKHOUSE.getUsername(),
-            Secret.of(CLICKHOUSE.getPassword()), false, Map.of("database", db));
+            ItServers.clickhouse().url(), ItServers.clickhouse().user(), Secret.of(ItServers.clickhouse().password()),
+            false, Map.of("database", db));
         try (ServerClickHouseEndpoint scoped = ServerClickHouseEndpoint.open(withDb)) {
             assertEquals(db, scoped.query("SELECT currentDatabase()").get(0).get(0));
             assertEquals("0", scoped.query("SELECT count() FROM in_db").get(0).get(0));

@@ -24,6 +24,7 @@ import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.TypeMapper;
 import io.dpone.source.types.UuidType;
 import io.dpone.source.types.ValueOutOfRangeException;
+import io.dpone.testing.ItServers;
 import io.dpone.testing.Manifests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,35 +48,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testcontainers.clickhouse.ClickHouseContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.mssqlserver.MSSQLServerContainer;
 
 /**
  * The full refresh of {@link FullRefreshRouteTest} against real engines: SQL Server 2022 read through mssql-jdbc and
- * a ClickHouse 25.8 server over HTTP. Credentials reach dpone only through {@code password_file}. Skipped when no
- * Docker engine is available.
+ * a ClickHouse 25.8 server over HTTP. Credentials reach dpone only through {@code password_file}. Skipped when there is neither a
+ * server named by the {@code DPONE_IT_*} variables nor a Docker engine ({@link ItServers}).
  */
-@Testcontainers(disabledWithoutDocker = true)
 class FullRefreshIT {
     static final String SOURCE = "mssql_it";
     static final String SINK = "clickhouse_it";
     static final String SOURCE_DB = "dpone_it";
     static final long ROWS = 20_000;
 
-    // SQL Server's policy wants three of: upper case, lower case, digits, symbols
-    static final String MSSQL_PASSWORD = "Dp1!" + UUID.randomUUID().toString().replace("-", "");
-    static final String CLICKHOUSE_PASSWORD = "ch-" + UUID.randomUUID().toString().replace("-", "");
-
-    @Container
-    static final MSSQLServerContainer MSSQL =
-        new MSSQLServerContainer("mcr.microsoft.com/mssql/server:2022-latest").acceptLicense()
-            .withPassword(MSSQL_PASSWORD);
-
-    @Container
-    static final ClickHouseContainer CLICKHOUSE = new ClickHouseContainer("clickhouse/clickhouse-server:25.8")
-        .withUsername("dpone").withPassword(CLICKHOUSE_PASSWORD);
 
     /**
      * The ClickHouse type of every demo column, as {@link TypeMapper} and the type families derive it from
@@ -111,10 +95,7 @@ class FullRefreshIT {
 
     @BeforeAll
     static void setUp() throws Exception {
-        String base = MSSQL.getJdbcUrl();
-        while (base.endsWith(";")) {
-            base = base.substring(0, base.length() - 1);
-        }
+        String base = ItServers.mssql().url();
         try (Connection master = mssql(base); Statement st = master.createStatement()) {
             st.execute("IF DB_ID(N'" + SOURCE_DB + "') IS NULL CREATE DATABASE " + SOURCE_DB);
         }
@@ -123,13 +104,13 @@ class FullRefreshIT {
             DemoSalesGenerator.seed(c, ROWS, 42);
         }
 
-        Path mssqlSecret = secret("mssql.password", MSSQL_PASSWORD);
-        Path clickhouseSecret = secret("clickhouse.password", CLICKHOUSE_PASSWORD);
+        Path mssqlSecret = secret("mssql.password", ItServers.mssql().password());
+        Path clickhouseSecret = secret("clickhouse.password", ItServers.clickhouse().password());
         context = ConnectionContext.of(Map.of(
-            SOURCE, new ContextEntry(SOURCE, ConnectionType.MSSQL, sourceUrl, MSSQL.getUsername(), null,
+            SOURCE, new ContextEntry(SOURCE, ConnectionType.MSSQL, sourceUrl, ItServers.mssql().user(), null,
                 mssqlSecret.toString(), false, Map.of()),
             SINK, new ContextEntry(SINK, ConnectionType.CLICKHOUSE,
-                "http://" + CLICKHOUSE.getHost() + ":" + CLICKHOUSE.getMappedPort(8123), CLICKHOUSE.getUsername(),
+                ItServers.clickhouse().url(), ItServers.clickhouse().user(),
                 null, clickhouseSecret.toString(), false, Map.of())), false);
         ch = ServerClickHouseEndpoint.open(context.resolve(SINK, ConnectionType.CLICKHOUSE, "it"));
     }
@@ -143,8 +124,8 @@ class FullRefreshIT {
 
     private static Connection mssql(String url) throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", MSSQL.getUsername());
-        p.setProperty("password", MSSQL_PASSWORD);
+        p.setProperty("user", ItServers.mssql().user());
+        p.setProperty("password", ItServers.mssql().password());
         return DriverManager.getConnection(url, p);
     }
 

@@ -17,6 +17,7 @@ import io.dpone.clickhouse.ServerClickHouseEndpoint;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.connect.ContextEntry;
+import io.dpone.testing.ItServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,30 +33,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testcontainers.clickhouse.ClickHouseContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.mssqlserver.MSSQLServerContainer;
 
 /**
  * The live readers against a real SQL Server 2022 (Agent on, so the CDC capture job runs) and a ClickHouse 25.8
  * server: CDC and Change Tracking enabled on {@code dbo.orders}, changes made, live ticks run, the CDC log and the
  * production SQL ({@code CHANGETABLE(CHANGES ...)}, {@code sys.fn_cdc_*}) checked. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
 class SqlServerCdcIT {
     static final String DB = "dpone_cdc_it";
-    static final String MSSQL_PASSWORD = "Dp1!" + UUID.randomUUID().toString().replace("-", "");
-    static final String CLICKHOUSE_PASSWORD = "ch-" + UUID.randomUUID().toString().replace("-", "");
-
-    @Container
-    static final MSSQLServerContainer MSSQL =
-        new MSSQLServerContainer("mcr.microsoft.com/mssql/server:2022-latest").acceptLicense()
-            .withPassword(MSSQL_PASSWORD).withEnv("MSSQL_AGENT_ENABLED", "true");
-
-    @Container
-    static final ClickHouseContainer CLICKHOUSE = new ClickHouseContainer("clickhouse/clickhouse-server:25.8")
-        .withUsername("dpone").withPassword(CLICKHOUSE_PASSWORD);
 
     @TempDir
     static Path dir;
@@ -64,10 +49,7 @@ class SqlServerCdcIT {
 
     @BeforeAll
     static void setUp() throws Exception {
-        String base = MSSQL.getJdbcUrl();
-        while (base.endsWith(";")) {
-            base = base.substring(0, base.length() - 1);
-        }
+        String base = ItServers.mssql().url();
         try (Connection master = connect(base); Statement st = master.createStatement()) {
             st.execute("IF DB_ID(N'" + DB + "') IS NULL CREATE DATABASE " + DB);
             st.execute("ALTER DATABASE " + DB + " SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, "
@@ -83,10 +65,10 @@ class SqlServerCdcIT {
             st.execute("ALTER TABLE dbo.orders ENABLE CHANGE_TRACKING");
         }
         Path secret = dir.resolve("clickhouse.password");
-        Files.writeString(secret, CLICKHOUSE_PASSWORD + "\n");
+        Files.writeString(secret, ItServers.clickhouse().password() + "\n");
         ConnectionContext context = ConnectionContext.of(Map.of("clickhouse_it", new ContextEntry("clickhouse_it",
-            ConnectionType.CLICKHOUSE, "http://" + CLICKHOUSE.getHost() + ":" + CLICKHOUSE.getMappedPort(8123),
-            CLICKHOUSE.getUsername(), null, secret.toString(), false, Map.of())), false);
+            ConnectionType.CLICKHOUSE, ItServers.clickhouse().url(),
+            ItServers.clickhouse().user(), null, secret.toString(), false, Map.of())), false);
         ch = ServerClickHouseEndpoint.open(context.resolve("clickhouse_it", ConnectionType.CLICKHOUSE, "it"));
     }
 
@@ -99,8 +81,8 @@ class SqlServerCdcIT {
 
     static Connection connect(String jdbcUrl) throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", MSSQL.getUsername());
-        p.setProperty("password", MSSQL_PASSWORD);
+        p.setProperty("user", ItServers.mssql().user());
+        p.setProperty("password", ItServers.mssql().password());
         return DriverManager.getConnection(jdbcUrl, p);
     }
 
