@@ -28,7 +28,9 @@ import net.jpountz.lz4.LZ4Factory;
  * settings, served over one embedded engine of its own, in its own process. A twin run is not a server run: no
  * ON CLUSTER or DDL queue, no replication, no Keeper on a server, no native protocol (docs/testing.md).
  *
- * <p>Usage: {@code ClickHouseTwin --port P --path DIR [--user U --password-env VAR] [--connections N]}; prints
+ * <p>Usage: {@code ClickHouseTwin --port P --path DIR [--user U --password-env VAR] [--connections N]
+ * [--config-file XML]} (the engine's server configuration: {@code <zookeeper>} for KeeperMap, {@code <remote_servers>}
+ * for {@code system.clusters}); prints
  * {@code clickhouse-twin ready http://127.0.0.1:P} on stdout once it serves, and stops on SIGTERM or SIGINT.
  */
 public final class ClickHouseTwin {
@@ -50,7 +52,7 @@ public final class ClickHouseTwin {
         Map<String, String> options = options(args);
         if (!options.containsKey("--port") || !options.containsKey("--path")) {
             System.err.println("usage: clickhouse-twin --port P --path DIR [--user U --password-env VAR]"
-                + " [--connections N]");
+                + " [--connections N] [--config-file XML]");
             System.exit(2);
         }
         int port = Integer.parseInt(options.get("--port"));
@@ -69,6 +71,7 @@ public final class ClickHouseTwin {
             return;
         }
         TwinEngine engine = new TwinEngine(Path.of(options.get("--path")),
+            options.containsKey("--config-file") ? Path.of(options.get("--config-file")) : null,
             Integer.parseInt(options.getOrDefault("--connections", "4")));
         ClickHouseTwin twin = new ClickHouseTwin(engine, options.getOrDefault("--user", "default"), password);
         ExecutorService workers = Executors.newFixedThreadPool(8);

@@ -37,13 +37,13 @@ final class TwinEngine implements AutoCloseable {
     final String version;
     final String timezone;
 
-    TwinEngine(Path dataPath, int connections) throws IOException {
+    TwinEngine(Path dataPath, Path configFile, int connections) throws IOException {
         Path library = ChdbInstaller.forUserCache().ensureInstalled();
         Files.createDirectories(dataPath);
         this.spool = Files.createDirectories(dataPath.resolve("twin-spool"));
         this.sessions = new ArrayBlockingQueue<>(connections);
         for (int i = 0; i < connections; i++) {
-            sessions.add(new Session(ChdbConnection.open(library, dataPath.resolve("engine"))));
+            sessions.add(new Session(ChdbConnection.open(library, dataPath.resolve("engine"), configFile)));
         }
         Session s = sessions.peek();
         String[] info = new String(s.connection.query("SELECT version(), timezone()", "TSV"),

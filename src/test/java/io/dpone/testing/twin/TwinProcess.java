@@ -33,10 +33,18 @@ public final class TwinProcess implements AutoCloseable {
 
     /** Starts a twin on {@code dataDir} and waits (up to 120 s) until it serves. */
     public static TwinProcess start(Path dataDir) throws IOException {
+        return start(dataDir, null);
+    }
+
+    /** As {@link #start(Path)}, with a server configuration file for the twin's engine (null for none). */
+    public static TwinProcess start(Path dataDir, Path configFile) throws IOException {
         String password = "twin-" + Long.toHexString(System.nanoTime());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClickHouseTwin.class.getName(),
             "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV));
+        if (configFile != null) {
+            command.addAll(List.of("--config-file", configFile.toString()));
+        }
         Files.createDirectories(dataDir);
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
         pb.environment().put(PASSWORD_ENV, password);
