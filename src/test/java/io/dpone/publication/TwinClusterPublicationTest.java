@@ -95,8 +95,7 @@ class TwinClusterPublicationTest {
         Map<String, String> options = new HashMap<>();
         options.put("members", "127.0.0.1:9000=twin_a, 127.0.0.2:9000=twin_b");
         ConnectionContext ctx = ConnectionContext.of(Map.of(
-            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, h2, "sa", null, null, false,
-                Map.of()),
+            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
             "cluster_ch", new ContextEntry("cluster_ch", ConnectionType.CLICKHOUSE, entry.url(), entry.user(), null,
                 entry.passwordFile(), false, options),
             "twin_a", a.alias("twin_a"), "twin_b", b.alias("twin_b")), false);

@@ -65,8 +65,7 @@ class TwinFailureTest {
             throws Exception {
         Path file = Files.writeString(Files.createTempFile(home, "password", ""), password);
         return ConnectionContext.of(Map.of(
-            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, h2, "sa", null, null, false,
-                Map.of()),
+            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
             SERVER, new ContextEntry(SERVER, ConnectionType.CLICKHOUSE, url, TwinProcess.USER, null, file.toString(),
                 false, options)), false);
     }

@@ -62,8 +62,7 @@ class TwinFullRefreshTest {
 
     private static ConnectionContext context(String h2) {
         return ConnectionContext.of(Map.of(
-            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, h2, "sa", null, null, false,
-                Map.of()),
+            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
             SERVER, new ContextEntry(SERVER, ConnectionType.CLICKHOUSE, twin.url(), TwinProcess.USER, null,
                 passwordFile.toString(), false, Map.of())), false);
     }

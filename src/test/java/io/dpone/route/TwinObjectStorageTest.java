@@ -68,8 +68,7 @@ class TwinObjectStorageTest {
         String db = TestEngines.newDatabase("twin_pull");
         TwinProcess twin = TwinProcess.shared();
         ConnectionContext ctx = ConnectionContext.of(Map.of(
-            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, h2, "sa", null, null, false,
-                Map.of()),
+            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
             "clickhouse_server", twin.alias("clickhouse_server"),
             "s3_stage", new ContextEntry("s3_stage", ConnectionType.S3, s3.endpoint(), s3.accessKey(), null,
                 secretFile.toString(), false, Map.of())), false);

@@ -117,6 +117,11 @@ public final class TestEngines {
     }
 
     /** A context mapping {@link #SOURCE} to {@code h2Url} and {@link #CLICKHOUSE} to the shared engine. */
+    /** The test source alias ({@link #SOURCE}) on the H2 database {@code h2Url}. */
+    public static ContextEntry sourceEntry(String h2Url) {
+        return new ContextEntry(SOURCE, ConnectionType.MSSQL, h2Url, "sa", null, null, false, Map.of());
+    }
+
     public static ConnectionContext context(String h2Url) {
         return ConnectionContext.of(Map.of(
             SOURCE, new ContextEntry(SOURCE, ConnectionType.MSSQL, h2Url, "sa", null, null, false, Map.of()),
