@@ -6,10 +6,10 @@ import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.report.RunReport;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
+import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -45,7 +45,8 @@ public final class Dpone {
         }
         if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(m)) {
             // a requested cluster publication never falls back to the local route
-            return new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv).run(m, runId);
+            return RunReport.ofCluster(
+                new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv).run(m, runId));
         }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
             return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);

@@ -2,7 +2,7 @@ package io.dpone.certify;
 
 import io.dpone.error.Blocker;
 import io.dpone.report.ReportWriter;
-import io.dpone.report.RunReport;
+import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

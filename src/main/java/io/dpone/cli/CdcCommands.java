@@ -1,6 +1,5 @@
 package io.dpone.cli;
 
-import io.dpone.cdc.clickhouse.MaterializeCommand;
 import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;

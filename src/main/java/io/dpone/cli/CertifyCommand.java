@@ -7,11 +7,10 @@ import io.dpone.certify.Scenario;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.EmbeddedDefaults;
 import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.route.FullRefreshRunner;
-import io.dpone.error.BlockerCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,7 @@ public final class CertifyCommand {
         @Override
         public Integer call() {
             try {
-                if (!FullRefreshRunner.RUN_ID.matcher(runId).matches()) {
+                if (!io.dpone.manifest.RunId.valid(runId)) {
                     throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
                         "run id must be 1-128 characters of letters, digits, '.', '_' or '-'");
                 }

@@ -3,7 +3,7 @@ package io.dpone.cli;
 import io.dpone.Dpone;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.error.DponeException;
-import io.dpone.report.RunReport;
+import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

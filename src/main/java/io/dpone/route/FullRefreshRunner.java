@@ -7,12 +7,10 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
-import io.dpone.report.RunReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.camel.CamelExecutionException;
 
 /**
@@ -20,7 +18,6 @@ import org.apache.camel.CamelExecutionException;
  * {@link RunReport}. Never throws for a run failure: the report carries the blockers.
  */
 public final class FullRefreshRunner {
-    public static final Pattern RUN_ID = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$");
 
     private final DponeCamel camel;
     private final ConnectionContext context;
@@ -35,17 +32,17 @@ public final class FullRefreshRunner {
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
         if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(manifest)) {
             // a requested cluster publication (CLI, Java API, serve jobs) never falls back to a local route
-            return new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv)
-                .run(manifest, runId);
+            return RunReport.ofCluster(new io.dpone.publication.runtime.ClusterPublicationRunner(context,
+                System::getenv).run(manifest, runId));
         }
         return run(manifest, runId, progress, 0);
     }
 
     /** As {@link #run(BatchManifest, String, ProgressListener)}, reading at most {@code rowLimit} rows (0: all). */
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress, long rowLimit) {
-        if (runId == null || !RUN_ID.matcher(runId).matches()) {
+        if (!io.dpone.manifest.RunId.valid(runId)) {
             throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
-                "run id must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
+                io.dpone.manifest.RunId.RULE);
         }
         String routeId = manifest.sink().options().route();
         if (camel.context().getRoute(routeId) == null) {

@@ -2,9 +2,9 @@ package io.dpone.serve;
 
 import io.dpone.connect.Redactor;
 import io.dpone.error.Blocker;
-import io.dpone.report.RunReport;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
+import io.dpone.route.RunReport;
 import java.util.function.Function;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;

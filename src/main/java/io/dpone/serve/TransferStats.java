@@ -1,7 +1,7 @@
 package io.dpone.serve;
 
 import io.dpone.error.Blocker;
-import io.dpone.report.RunReport;
+import io.dpone.route.RunReport;
 import java.util.List;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedResource;

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public record RunPrefix(String bucket, String keyPrefix, String runId) {
     public static final String PLACEHOLDER = "{run_id}";
-    public static final Pattern RUN_ID = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$");
+    public static final Pattern RUN_ID = io.dpone.manifest.RunId.PATTERN;
     /** S3 bucket naming rules (3-63 chars, lower-case letters, digits, dots, hyphens). */
     static final Pattern BUCKET = Pattern.compile("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$");
     private static final Pattern SAFE_KEY_CHARS = Pattern.compile("^[A-Za-z0-9._\\-/=]*$");

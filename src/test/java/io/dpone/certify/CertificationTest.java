@@ -253,7 +253,7 @@ class CertificationTest {
         ConnectionContext ctx = context(embeddedS3());
         org.apache.camel.Processor noop = exchange -> { };
         for (String skipped : List.of("deleteStagedObjects", "dropPredecessor")) {
-            io.dpone.report.RunReport r;
+            io.dpone.route.RunReport r;
             try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false, Map.of(skipped, noop))) {
                 r = new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-audit"))
                     .run(m, "audit-" + skipped, io.dpone.route.ProgressListener.NONE);

@@ -17,16 +17,16 @@ import io.dpone.publication.admission.MemberAdmissionChecks;
 import io.dpone.publication.admission.SystemClustersInventoryReader;
 import io.dpone.publication.artifact.ArtifactFixtures;
 import io.dpone.publication.artifact.FileArtifactStore;
+import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.artifact.SealedArtifact;
+import io.dpone.publication.artifact.TableDefinition;
 import io.dpone.publication.clickhouse.ClickHouseClusterDdl;
 import io.dpone.publication.clickhouse.ClickHouseClusterMember;
 import io.dpone.publication.keeper.KeeperMapAuthority;
 import io.dpone.publication.protocol.ClusterStatement;
 import io.dpone.publication.protocol.DdlQueueEntry;
 import io.dpone.publication.protocol.FenceRecord;
-import io.dpone.publication.protocol.GenerationMarker;
 import io.dpone.publication.protocol.PublicationAuthority;
-import io.dpone.publication.protocol.TableDefinition;
 import io.dpone.publication.protocol.TableState;
 import io.dpone.source.JdbcSourceReader;
 import java.io.File;
@@ -276,7 +276,7 @@ class ClusterPublicationIT {
             """.formatted(table, DB, table, DB, dir.resolve("run-artifacts"), engine, cluster, mode));
     }
 
-    static io.dpone.report.RunReport publish(Path manifest, String runId, String h2, boolean[] armed) {
+    static io.dpone.route.RunReport publish(Path manifest, String runId, String h2, boolean[] armed) {
         Map<String, ContextEntry> entries = new HashMap<>();
         for (String alias : List.of("cluster", "ch1_http", "ch2_http")) {
             entries.put(alias, context.entry(alias).orElseThrow());
@@ -284,11 +284,11 @@ class ClusterPublicationIT {
         entries.put("it_source", new ContextEntry("it_source", ConnectionType.MSSQL, h2, "sa", null, null, false, Map.of()));
         ConnectionContext ctx = ConnectionContext.of(entries, false);
         io.dpone.manifest.BatchManifest m = io.dpone.manifest.ManifestLoader.load(manifest);
-        return new io.dpone.publication.runtime.ClusterPublicationRunner(ctx, name -> null,
-            member -> killAfterLoad(member, armed)).run(m, runId);
+        return io.dpone.route.RunReport.ofCluster(new io.dpone.publication.runtime.ClusterPublicationRunner(ctx,
+            name -> null, member -> killAfterLoad(member, armed)).run(m, runId));
     }
 
-    void assertPublishedEverywhere(String table, long rows, io.dpone.report.RunReport report) {
+    void assertPublishedEverywhere(String table, long rows, io.dpone.route.RunReport report) {
         assertTrue(report.passed(), report.blockers().toString());
         var receipt = report.publication().receipt();
         assertEquals("UNVERIFIED", receipt.evidenceStatus());

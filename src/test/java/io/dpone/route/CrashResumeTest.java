@@ -10,7 +10,6 @@ import io.dpone.connect.ConnectionContext;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.report.RunReport;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;

@@ -17,7 +17,6 @@ import io.dpone.connect.ContextEntry;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.Blocker;
 import io.dpone.quality.GateResult;
-import io.dpone.report.RunReport;
 import io.dpone.source.types.ColumnType;
 import io.dpone.source.types.DateType;
 import io.dpone.source.types.TimestampType;

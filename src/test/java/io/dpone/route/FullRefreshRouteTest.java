@@ -9,7 +9,6 @@ import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.Blocker;
-import io.dpone.report.RunReport;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;

@@ -7,7 +7,6 @@ import io.dpone.Dpone;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
-import io.dpone.report.RunReport;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;

@@ -14,7 +14,6 @@ import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
 import io.dpone.report.ReportWriter;
-import io.dpone.report.RunReport;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;

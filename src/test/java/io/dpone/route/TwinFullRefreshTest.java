@@ -15,7 +15,6 @@ import io.dpone.error.Blocker;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
 import io.dpone.quality.GateResult;
-import io.dpone.report.RunReport;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;

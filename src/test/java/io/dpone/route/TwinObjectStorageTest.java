@@ -11,7 +11,6 @@ import io.dpone.connect.ContextEntry;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.manifest.ManifestLoader;
 import io.dpone.quality.GateResult;
-import io.dpone.report.RunReport;
 import io.dpone.storage.EmbeddedS3;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;

@@ -1,7 +1,6 @@
 package io.dpone.cdc.runtime;
 
 import io.dpone.cdc.CdcBlockers;
-import io.dpone.cdc.clickhouse.ClickHouseCdcAdapters;
 import io.dpone.cdc.mssql.LiveReaders;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;

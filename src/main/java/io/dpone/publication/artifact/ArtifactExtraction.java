@@ -1,6 +1,5 @@
 package io.dpone.publication.artifact;
 
-import io.dpone.publication.protocol.TableDefinition;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.publication.protocol.TableDefinition;
 import io.dpone.report.Json;
 import java.util.ArrayList;
 import java.util.List;

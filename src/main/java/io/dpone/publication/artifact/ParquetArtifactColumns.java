@@ -1,7 +1,6 @@
 package io.dpone.publication.artifact;
 
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.publication.protocol.TableDefinition;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -6,7 +6,6 @@ import io.dpone.format.ByteBuf;
 import io.dpone.format.ChunkWriter;
 import io.dpone.format.ParquetFormat;
 import io.dpone.manifest.TableRef;
-import io.dpone.publication.protocol.TableDefinition;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceReader;

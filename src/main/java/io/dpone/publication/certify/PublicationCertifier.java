@@ -11,18 +11,18 @@ import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.publication.MemberId;
 import io.dpone.publication.admission.ConfiguredEndpointResolver;
+import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.plan.PublicationDecision;
 import io.dpone.publication.plan.PublicationPlanner;
-import io.dpone.publication.protocol.GenerationMarker;
 import io.dpone.publication.protocol.PublicationMode;
 import io.dpone.publication.protocol.PublicationSettings;
 import io.dpone.publication.protocol.PublicationTarget;
 import io.dpone.publication.protocol.Receipt;
 import io.dpone.publication.runtime.ClusterAdmission;
 import io.dpone.publication.runtime.ClusterPublicationRunner;
+import io.dpone.publication.runtime.ClusterRun;
 import io.dpone.report.AtomicFiles;
 import io.dpone.report.ReportWriter;
-import io.dpone.report.RunReport;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ public final class PublicationCertifier {
             throw new DponeException(BlockerCode.CERTIFY_SCENARIO_UNKNOWN, "sink.options.physical_design",
                 "the manifest requests no cluster publication to certify");
         }
-        RunReport run = new ClusterPublicationRunner(context, env).run(m, runId);
+        ClusterRun run = new ClusterPublicationRunner(context, env).run(m, runId);
         List<CertificationCheck> checks = new ArrayList<>();
         List<Blocker> blockers = new ArrayList<>(run.blockers());
         Receipt receipt = run.publication() == null ? null : run.publication().receipt();

@@ -3,7 +3,7 @@ package io.dpone.publication.clickhouse;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.publication.protocol.TableDefinition;
+import io.dpone.publication.artifact.TableDefinition;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 

@@ -1,6 +1,7 @@
 package io.dpone.publication.protocol;
 
 import io.dpone.publication.artifact.SealedArtifact;
+import io.dpone.publication.artifact.TableDefinition;
 import java.util.Optional;
 import java.util.UUID;
 

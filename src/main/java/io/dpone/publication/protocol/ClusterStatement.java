@@ -1,5 +1,6 @@
 package io.dpone.publication.protocol;
 
+import io.dpone.publication.artifact.TableDefinition;
 /**
  * The only statements dpone sends {@code ON CLUSTER}. Typed, so adapters render quoted SQL and the simulation can
  * interpret them.

@@ -3,6 +3,7 @@ package io.dpone.publication.protocol;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.publication.MemberId;
+import io.dpone.publication.artifact.GenerationMarker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

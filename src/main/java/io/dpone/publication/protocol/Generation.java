@@ -1,5 +1,6 @@
 package io.dpone.publication.protocol;
 
+import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.artifact.SealedArtifact;
 
 /** One logical generation being published: its id, the sealed artifact, and the owned candidate's name. */

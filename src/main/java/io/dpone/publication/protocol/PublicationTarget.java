@@ -2,6 +2,8 @@ package io.dpone.publication.protocol;
 
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.publication.MemberId;
+import io.dpone.publication.artifact.GenerationMarker;
+import io.dpone.publication.artifact.TableDefinition;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.dpone.publication.protocol;
 
+import io.dpone.publication.artifact.GenerationMarker;
 import java.util.UUID;
 
 /**

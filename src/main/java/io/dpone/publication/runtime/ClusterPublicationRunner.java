@@ -33,7 +33,6 @@ import io.dpone.publication.protocol.PublicationTarget;
 import io.dpone.publication.protocol.SourceState;
 import io.dpone.publication.receipt.FileReceiptStore;
 import io.dpone.report.Json;
-import io.dpone.report.RunReport;
 import io.dpone.source.JdbcSourceReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,10 +79,10 @@ public final class ClusterPublicationRunner {
         return PublicationPlanner.decide(m, name -> null).requested();
     }
 
-    public RunReport run(BatchManifest m, String runId) {
+    public ClusterRun run(BatchManifest m, String runId) {
         Instant started = Instant.now();
         PublicationDecision decision = PublicationPlanner.decide(m, env);
-        if (!io.dpone.route.FullRefreshRunner.RUN_ID.matcher(runId == null ? "" : runId).matches()) {
+        if (!io.dpone.manifest.RunId.valid(runId)) {
             return report(m, runId, started, decision, null, null, List.of(Blocker.of(BlockerCode.RUN_ID_INVALID,
                 "--run-id", "run id must be 1-128 characters of letters, digits, '.', '_' or '-'")));
         }
@@ -194,19 +193,12 @@ public final class ClusterPublicationRunner {
             o.committed(), o.cleanupComplete(), o.receipt());
     }
 
-    private static RunReport report(BatchManifest m, String runId, Instant started, PublicationDecision d,
-                                    String operationId, ClusterPublicationResult result, List<Blocker> blockers) {
-        Instant end = Instant.now();
-        long ms = Math.max(1, Duration.between(started, end).toMillis());
+    private static ClusterRun report(BatchManifest m, String runId, Instant started, PublicationDecision d,
+                                     String operationId, ClusterPublicationResult result, List<Blocker> blockers) {
         ClusterPublicationResult r = result != null ? result : new ClusterPublicationResult(d.mode(),
             d.replicationMode(), d.cluster(), operationId, null, List.of(), null, null, false, false, null);
-        long rows = r.receipt() == null ? 0 : r.receipt().artifact().rows();
-        long bytes = r.receipt() == null ? 0 : r.receipt().artifact().bytes();
-        // committed with cleanup outstanding still passes: the receipt is valid and the blocker says what remains
-        boolean passed = r.committed() && blockers.stream()
-            .allMatch(b -> b.code().equals(BlockerCode.PUBLICATION_CLEANUP_INCOMPLETE.code()));
-        return new RunReport(RunReport.SCHEMA, runId, passed, ROUTE_ID, m.name(), m.source().table().toString(),
-            m.sink().table().toString(), rows, rows, bytes, rows > 0 ? 1 : 0, r.resumedFrom() != null, List.of(),
-            blockers, Map.of(), started, end, ms, rows * 1000 / ms, r);
+        return new ClusterRun(runId, m.name(), m.source().table().toString(), m.sink().table().toString(), started,
+            Instant.now(), r, blockers);
     }
+
 }

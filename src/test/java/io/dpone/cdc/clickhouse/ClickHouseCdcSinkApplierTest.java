@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The ClickHouse CDC log beyond the applier contract (which {@code io.dpone.cdc.ClickHouseSinkApplierContractTest}
  * runs against it): retried inserts, payload typing, late columns, table definition, refusals.
  */
-class ClickHouseCdcSinkApplierTest {
-    static final StreamIdentity STREAM = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
+public class ClickHouseCdcSinkApplierTest {
+    public static final StreamIdentity STREAM = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
         "analytics.orders", List.of("order_id"));
     static final List<CdcEvent> EVENTS = List.of(event(CdcOperation.insert, "0x10", 1, 1),
         event(CdcOperation.update, "0x11", 1, 1));

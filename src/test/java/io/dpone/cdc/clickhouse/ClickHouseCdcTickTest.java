@@ -10,6 +10,7 @@ import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTick;
 import io.dpone.cdc.runtime.CdcTickRunner;
+import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.testing.TestEngines;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.publication.MemberId;
+import io.dpone.publication.artifact.GenerationMarker;
+import io.dpone.publication.artifact.TableDefinition;
 import io.dpone.publication.protocol.ClusterStatement;
 import io.dpone.publication.protocol.DdlQueueEntry;
 import io.dpone.publication.protocol.DdlQueueEntry.Status;
-import io.dpone.publication.protocol.GenerationMarker;
-import io.dpone.publication.protocol.TableDefinition;
 import io.dpone.testing.TestEngines;
 import java.time.Duration;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package io.dpone.publication.clickhouse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.dpone.publication.protocol.GenerationMarker;
-import io.dpone.publication.protocol.TableDefinition;
+import io.dpone.publication.artifact.GenerationMarker;
+import io.dpone.publication.artifact.TableDefinition;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,9 +2,9 @@ package io.dpone.publication.sim;
 
 import io.dpone.publication.MemberId;
 import io.dpone.publication.admission.ClusterInventory;
+import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.protocol.ClusterMember;
 import io.dpone.publication.protocol.ClusterPublication;
-import io.dpone.publication.protocol.GenerationMarker;
 import io.dpone.publication.protocol.OperationIds;
 import io.dpone.publication.protocol.PublicationEnvironment;
 import io.dpone.publication.protocol.PublicationMode;

@@ -1,7 +1,7 @@
 package io.dpone.publication.sim;
 
 import io.dpone.publication.MemberId;
-import io.dpone.publication.protocol.GenerationMarker;
+import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.protocol.Receipt;
 import java.util.ArrayList;
 import java.util.HashMap;

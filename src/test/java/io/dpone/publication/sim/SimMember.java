@@ -2,9 +2,9 @@ package io.dpone.publication.sim;
 
 import io.dpone.publication.MemberId;
 import io.dpone.publication.artifact.SealedArtifact;
+import io.dpone.publication.artifact.TableDefinition;
 import io.dpone.publication.protocol.ClusterMember;
 import io.dpone.publication.protocol.MemberUnavailableException;
-import io.dpone.publication.protocol.TableDefinition;
 import io.dpone.publication.protocol.TableState;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
-package io.dpone.cdc.clickhouse;
+package io.dpone.cli;
 
+import io.dpone.cdc.clickhouse.CdcMaterializer;
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplier;
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplierTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

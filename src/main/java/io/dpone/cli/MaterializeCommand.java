@@ -1,10 +1,9 @@
-package io.dpone.cdc.clickhouse;
+package io.dpone.cli;
 
+import io.dpone.cdc.clickhouse.CdcMaterializer;
 import io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
-import io.dpone.cli.DponeCli;
-import io.dpone.cli.Format;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.connect.Redactor;

@@ -1,4 +1,4 @@
-package io.dpone.publication.protocol;
+package io.dpone.publication.artifact;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,9 +1,10 @@
-package io.dpone.cdc.clickhouse;
+package io.dpone.cdc.runtime;
 
 import io.dpone.cdc.CdcSourceReader;
 import io.dpone.cdc.EventIdentityIdempotency;
 import io.dpone.cdc.StreamIdentity;
-import io.dpone.cdc.runtime.CdcTick;
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplier;
+import io.dpone.cdc.clickhouse.ClickHouseOffsetStore;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import java.nio.file.Path;
 

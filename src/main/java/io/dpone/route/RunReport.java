@@ -1,4 +1,4 @@
-package io.dpone.report;
+package io.dpone.route;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dpone.error.Blocker;
@@ -19,6 +19,16 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                         long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** The report of a cluster publication: its protocol outcome and receipt, no transfer route or gates. */
+    public static RunReport ofCluster(io.dpone.publication.runtime.ClusterRun r) {
+        long ms = Math.max(1, java.time.Duration.between(r.startedAt(), r.finishedAt()).toMillis());
+        long rows = r.rows();
+        return new RunReport(SCHEMA, r.runId(), r.passed(), io.dpone.publication.runtime.ClusterPublicationRunner.ROUTE_ID,
+            r.pipeline(), r.sourceTable(), r.targetTable(), rows, rows, r.bytes(), rows > 0 ? 1 : 0,
+            r.publication().resumedFrom() != null, List.of(), r.blockers(), Map.of(), r.startedAt(), r.finishedAt(), ms,
+            rows * 1000 / ms, r.publication());
+    }
 
     /** Without notes (the key is then absent from the JSON document). */
     public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
