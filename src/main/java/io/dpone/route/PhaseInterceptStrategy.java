@@ -11,7 +11,7 @@ import org.apache.camel.support.processor.DelegateAsyncProcessor;
 
 /**
  * Reports every route step, on entry and on completion, to the CLI's {@link PhaseWatchdog} as the phase
- * {@code <route id>/<step id>}: a step that neither ends nor lets a nested step start within the bound (a chunk of
+ * {@code <route id>/<step>} (a shipped step's id is {@code <route id>.<step>}, unique in the context as Camel wants): a step that neither ends nor lets a nested step start within the bound (a chunk of
  * a split is a nested step) is a hang. camel-main picks it up from the registry and wraps every processor.
  */
 public final class PhaseInterceptStrategy implements InterceptStrategy {
@@ -22,7 +22,8 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
         return new DelegateAsyncProcessor(target) {
             @Override
             public boolean process(Exchange exchange, AsyncCallback callback) {
-                String phase = exchange.getFromRouteId() + "/" + step;
+                String route = exchange.getFromRouteId();
+                String phase = route + "/" + (step.startsWith(route + ".") ? step.substring(route.length() + 1) : step);
                 PhaseWatchdog.phase(phase);
                 return super.process(exchange, doneSync -> {
                     PhaseWatchdog.phase(phase + " done");
