@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * escape backslash and quote, so no value is ever spliced raw.
  */
 public final class ClickHouseSql {
-    public static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
+    public static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
 
     private ClickHouseSql() {
     }

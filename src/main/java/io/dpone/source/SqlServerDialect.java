@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /** T-SQL quoting. Identifiers are validated before they are bracket-quoted; nothing is spliced raw. */
 public final class SqlServerDialect {
-    private static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
+    private static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
 
     private SqlServerDialect() {
     }

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * metadata) are left out. A column name that is not an identifier, or a type without an exact mapping, blocks.
  */
 public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
 
     /** One column: its name, type family, and the JDBC type code and size (for typed parameter casts). */
     public record Column(String name, ColumnType type, int jdbcType, int size) {

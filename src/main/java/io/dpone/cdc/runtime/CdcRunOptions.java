@@ -23,7 +23,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
-    public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    public static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
     /** Pipeline names and connection ids may also hold {@code -} and {@code .} ({@code orders-cdc}). */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
 
