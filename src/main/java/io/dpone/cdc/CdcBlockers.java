@@ -1,48 +1,49 @@
 package io.dpone.cdc;
 
 import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Blocker codes of the CDC runtime. The first four are the spec's defaults; the others are typed input and policy
- * errors in the same dotted style. (To be mirrored in {@code io.dpone.error.BlockerCode} and
- * {@code docs/blockers.md}.)
+ * Blocker codes of the CDC runtime under the names the CDC code uses; each is its {@link io.dpone.error.BlockerCode}
+ * (the one registry, kept in step with {@code docs/blockers.md}). The first four are the spec's defaults; the others
+ * are typed input and policy errors in the same dotted style.
  */
 public final class CdcBlockers {
     /** Event identity check found duplicate CDC events before sink apply. */
-    public static final String DUPLICATE_EVENTS = "cdc_runtime.duplicate_events";
+    public static final String DUPLICATE_EVENTS = BlockerCode.CDC_DUPLICATE_EVENTS.code();
     /** Sink apply failed without a more specific blocker. */
-    public static final String SINK_APPLY_FAILED = "cdc_runtime.sink_apply_failed";
+    public static final String SINK_APPLY_FAILED = BlockerCode.CDC_SINK_APPLY_FAILED.code();
     /** Sink apply did not return a durable receipt. */
-    public static final String SINK_NOT_DURABLE = "cdc_runtime.sink_not_durable";
+    public static final String SINK_NOT_DURABLE = BlockerCode.CDC_SINK_NOT_DURABLE.code();
     /** A non-empty batch to apply did not provide the next durable offset. */
-    public static final String NEXT_OFFSET_MISSING = "cdc_runtime.next_offset_missing";
+    public static final String NEXT_OFFSET_MISSING = BlockerCode.CDC_NEXT_OFFSET_MISSING.code();
     /** The events JSON is missing, not UTF-8, or not JSON. */
-    public static final String EVENTS_UNREADABLE = "cdc_runtime.events_unreadable";
+    public static final String EVENTS_UNREADABLE = BlockerCode.CDC_EVENTS_UNREADABLE.code();
     /** The events JSON is JSON but breaks the events contract (the subject names the field). */
-    public static final String EVENTS_INVALID = "cdc_runtime.events_invalid";
+    public static final String EVENTS_INVALID = BlockerCode.CDC_EVENTS_INVALID.code();
     /** The checkpoint JSON exists but cannot be read as a dpone CDC checkpoint. */
-    public static final String CHECKPOINT_INVALID = "cdc_runtime.checkpoint_invalid";
+    public static final String CHECKPOINT_INVALID = BlockerCode.CDC_CHECKPOINT_INVALID.code();
     /** The checkpoint belongs to another stream (pipeline, backend, source, target or unique keys differ). */
-    public static final String CHECKPOINT_STREAM_MISMATCH = "cdc_runtime.checkpoint_stream_mismatch";
+    public static final String CHECKPOINT_STREAM_MISMATCH = BlockerCode.CDC_CHECKPOINT_STREAM_MISMATCH.code();
     /** A change in the batch belongs to another source table. */
-    public static final String EVENT_STREAM_MISMATCH = "cdc_runtime.event_stream_mismatch";
+    public static final String EVENT_STREAM_MISMATCH = BlockerCode.CDC_EVENT_STREAM_MISMATCH.code();
     /** The batch's next offset or a change's metadata names another CDC backend. */
-    public static final String BACKEND_MISMATCH = "cdc_runtime.backend_mismatch";
+    public static final String BACKEND_MISMATCH = BlockerCode.CDC_BACKEND_MISMATCH.code();
     /** The batch's next offset is below the committed offset. */
-    public static final String OFFSET_REGRESSION = "cdc_runtime.offset_regression";
+    public static final String OFFSET_REGRESSION = BlockerCode.CDC_OFFSET_REGRESSION.code();
     /** The requested mode or connection-backed adapter is not available in this build. */
-    public static final String MODE_UNSUPPORTED = "cdc_runtime.mode_unsupported";
+    public static final String MODE_UNSUPPORTED = BlockerCode.CDC_MODE_UNSUPPORTED.code();
     /** A command-line value is invalid (identifier, dataset, or an option that conflicts with the mode). */
-    public static final String INVALID_ARGUMENT = "cdc_runtime.invalid_argument";
+    public static final String INVALID_ARGUMENT = BlockerCode.CDC_INVALID_ARGUMENT.code();
     /** Live mode: the source table has no SQL Server CDC capture instance, or Change Tracking is not enabled on it. */
-    public static final String SOURCE_NOT_ENABLED = "cdc_runtime.source_not_enabled";
+    public static final String SOURCE_NOT_ENABLED = BlockerCode.CDC_SOURCE_NOT_ENABLED.code();
     /** Live mode: the committed LSN is below the capture instance's minimum LSN (changes were cleaned up). */
-    public static final String CDC_RESYNC_REQUIRED = "cdc_runtime.cdc_resync_required";
+    public static final String CDC_RESYNC_REQUIRED = BlockerCode.CDC_RESYNC_REQUIRED.code();
     /** Live mode: the saved version is below CHANGE_TRACKING_MIN_VALID_VERSION (changes were cleaned up). */
-    public static final String CHANGE_TRACKING_RESYNC_REQUIRED = "cdc_runtime.change_tracking_resync_required";
+    public static final String CHANGE_TRACKING_RESYNC_REQUIRED = BlockerCode.CDC_CHANGE_TRACKING_RESYNC_REQUIRED.code();
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,

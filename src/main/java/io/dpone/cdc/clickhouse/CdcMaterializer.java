@@ -4,6 +4,7 @@ import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
 import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.report.ReportWriter;
 import java.nio.file.Path;
@@ -32,19 +33,19 @@ public final class CdcMaterializer {
     public static final String STAGE_SUFFIX = "__dpone_cdc_stage";
 
     /** The CDC log table does not exist. */
-    public static final String LOG_MISSING = "cdc_materialize.log_missing";
+    public static final String LOG_MISSING = BlockerCode.CDC_MATERIALIZE_LOG_MISSING.code();
     /** The CDC log table is not a dpone CDC log (no {@code dpone.cdc_log.v1} comment or missing columns). */
-    public static final String NOT_A_CDC_LOG = "cdc_materialize.not_a_cdc_log";
+    public static final String NOT_A_CDC_LOG = BlockerCode.CDC_MATERIALIZE_NOT_A_CDC_LOG.code();
     /** A {@code --unique-key} column is not a payload column of the log. */
-    public static final String UNIQUE_KEY_MISSING = "cdc_materialize.unique_key_missing";
+    public static final String UNIQUE_KEY_MISSING = BlockerCode.CDC_MATERIALIZE_UNIQUE_KEY_MISSING.code();
     /** The log's unique-key hashes were not computed from the {@code --unique-key} columns (other keys or order). */
-    public static final String UNIQUE_KEY_MISMATCH = "cdc_materialize.unique_key_mismatch";
+    public static final String UNIQUE_KEY_MISMATCH = BlockerCode.CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH.code();
     /** The target exists and was not published by the materializer: it is never replaced. */
-    public static final String TARGET_NOT_OWNED = "cdc_materialize.target_not_owned";
+    public static final String TARGET_NOT_OWNED = BlockerCode.CDC_MATERIALIZE_TARGET_NOT_OWNED.code();
     /** The staging table does not hold the expected number of keys; nothing was published. */
-    public static final String VERIFY_FAILED = "cdc_materialize.verify_failed";
+    public static final String VERIFY_FAILED = BlockerCode.CDC_MATERIALIZE_VERIFY_FAILED.code();
     /** An option value is invalid. */
-    public static final String INVALID_ARGUMENT = "cdc_materialize.invalid_argument";
+    public static final String INVALID_ARGUMENT = BlockerCode.CDC_MATERIALIZE_INVALID_ARGUMENT.code();
 
     public static final List<String> CODES = List.of(INVALID_ARGUMENT, LOG_MISSING, NOT_A_CDC_LOG,
         UNIQUE_KEY_MISSING, UNIQUE_KEY_MISMATCH, TARGET_NOT_OWNED, VERIFY_FAILED);
