@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,16 +50,30 @@ public final class TwinProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
         pb.environment().put(PASSWORD_ENV, password);
         Process p = pb.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("clickhouse-twin ready ")) {
-                return new TwinProcess(p, line.substring("clickhouse-twin ready ".length()).trim(), password);
+        // the ready line is awaited on another thread, so a twin that never prints cannot hang the test
+        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith("clickhouse-twin ready ")) {
+                        return line.substring("clickhouse-twin ready ".length()).trim();
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                return null;
             }
-            if (System.nanoTime() > deadline) {
-                break;
+        });
+        try {
+            String url = ready.get(120, TimeUnit.SECONDS);
+            if (url != null) {
+                return new TwinProcess(p, url, password);
             }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // reported below with the twin's stderr
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         p.destroyForcibly();
         throw new IOException("the ClickHouse twin did not start: "
