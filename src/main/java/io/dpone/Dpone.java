@@ -43,10 +43,9 @@ public final class Dpone {
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }
-        if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(m)) {
-            // a requested cluster publication never falls back to the local route
-            return RunReport.ofCluster(
-                new io.dpone.publication.runtime.ClusterPublicationRunner(context, System::getenv).run(m, runId));
+        java.util.Optional<RunReport> cluster = FullRefreshRunner.cluster(m, runId, context);
+        if (cluster.isPresent()) {
+            return cluster.get(); // before Camel starts: a cluster publication runs no transfer route
         }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
             return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);

@@ -30,12 +30,21 @@ public final class FullRefreshRunner {
     }
 
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
-        if (io.dpone.publication.runtime.ClusterPublicationRunner.requested(manifest)) {
-            // a requested cluster publication (CLI, Java API, serve jobs) never falls back to a local route
-            return RunReport.ofCluster(new io.dpone.publication.runtime.ClusterPublicationRunner(context,
-                System::getenv).run(manifest, runId));
+        return cluster(manifest, runId, context).orElseGet(() -> run(manifest, runId, progress, 0));
+    }
+
+    /**
+     * The report of the cluster publication {@code manifest} requests, run with {@code context}; empty when it asks
+     * for a local run. The one place a run is dispatched to the cluster path (the CLI, the Java API and serve jobs):
+     * a requested cluster publication never falls back to a local route.
+     */
+    public static java.util.Optional<RunReport> cluster(BatchManifest manifest, String runId,
+                                                        ConnectionContext context) {
+        if (!io.dpone.publication.runtime.ClusterPublicationRunner.requested(manifest)) {
+            return java.util.Optional.empty();
         }
-        return run(manifest, runId, progress, 0);
+        return java.util.Optional.of(RunReport.ofCluster(new io.dpone.publication.runtime.ClusterPublicationRunner(
+            context, System::getenv).run(manifest, runId)));
     }
 
     /** As {@link #run(BatchManifest, String, ProgressListener)}, reading at most {@code rowLimit} rows (0: all). */
