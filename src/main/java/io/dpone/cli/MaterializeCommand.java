@@ -92,11 +92,7 @@ public final class MaterializeCommand implements Callable<Integer> {
                 .append(" key(s) out, ").append(r.get("deletes_applied")).append(" delete(s) applied, published by ")
                 .append(r.get("publish")).append('\n');
         } else {
-            sb.append(" blocked:\n");
-            for (Blocker b : (List<Blocker>) r.get("blockers")) {
-                sb.append("  ").append(b.code()).append(" at ").append(b.subject()).append(": ").append(b.message())
-                    .append('\n');
-            }
+            sb.append(" blocked:\n").append(Output.blockersText((List<Blocker>) r.get("blockers")));
         }
         return sb.toString();
     }
