@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -110,14 +109,7 @@ public final class ClickHouseTwin {
     }
 
     private void configureFaults(HttpExchange exchange) throws IOException {
-        Map<String, String> params = new LinkedHashMap<>();
-        String raw = exchange.getRequestURI().getRawQuery();
-        for (String pair : raw == null ? new String[0] : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            params.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
-                eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-        faults.configure(params);
+        faults.configure(TwinRequest.params(exchange));
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
     }

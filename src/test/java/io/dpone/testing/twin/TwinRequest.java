@@ -22,18 +22,7 @@ record TwinRequest(String user, String password, String database, String format,
         "send_progress_in_http_headers", "http_wait_end_of_query", "http_response_buffer_size");
 
     static TwinRequest parse(HttpExchange exchange) {
-        Map<String, String> params = new LinkedHashMap<>();
-        String raw = exchange.getRequestURI().getRawQuery();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
-                int eq = pair.indexOf('=');
-                String key = decode(eq < 0 ? pair : pair.substring(0, eq));
-                params.put(key, eq < 0 ? "" : decode(pair.substring(eq + 1)));
-            }
-        }
+        Map<String, String> params = params(exchange);
         var headers = exchange.getRequestHeaders();
         String user = params.getOrDefault("user", headers.getFirst("X-ClickHouse-User"));
         String password = params.getOrDefault("password", headers.getFirst("X-ClickHouse-Key"));
@@ -57,6 +46,23 @@ record TwinRequest(String user, String password, String database, String format,
             database == null || database.isEmpty() ? "default" : database, format == null ? "TabSeparated" : format,
             queryId, "1".equals(params.get("compress")), "1".equals(params.get("decompress")), params.get("query"),
             settings);
+    }
+
+    /** The request's URL parameters, form-decoded, in order. */
+    static Map<String, String> params(HttpExchange exchange) {
+        Map<String, String> params = new LinkedHashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+                params.put(key, eq < 0 ? "" : decode(pair.substring(eq + 1)));
+            }
+        }
+        return params;
     }
 
     private static String decode(String s) {
