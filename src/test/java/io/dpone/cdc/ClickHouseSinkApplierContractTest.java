@@ -34,6 +34,11 @@ class ClickHouseSinkApplierContractTest extends CdcSinkApplierContract {
 
     @Override
     int rowCount() {
+        return logRows(ch, db);
+    }
+
+    /** Rows in the CDC log {@code db.orders_cdc} on {@code ch}; 0 before the applier created it. */
+    static int logRows(ClickHouseEndpoint ch, String db) {
         if (ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
             + " AND name = 'orders_cdc'").isEmpty()) {
             return 0;

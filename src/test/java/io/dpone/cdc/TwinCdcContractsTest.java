@@ -67,12 +67,7 @@ class TwinCdcContractsTest {
 
         @Override
         int rowCount() {
-            if (ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
-                + " AND name = 'orders_cdc'").isEmpty()) {
-                return 0;
-            }
-            return Integer.parseInt(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "orders_cdc"))
-                .get(0).get(0));
+            return ClickHouseSinkApplierContractTest.logRows(ch, db);
         }
     }
 }
