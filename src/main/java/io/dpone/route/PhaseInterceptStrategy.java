@@ -11,8 +11,10 @@ import org.apache.camel.support.processor.DelegateAsyncProcessor;
 
 /**
  * Reports every route step, on entry and on completion, to the CLI's {@link PhaseWatchdog} as the phase
- * {@code <route id>/<step>} (a shipped step's id is {@code <route id>.<step>}, unique in the context as Camel wants): a step that neither ends nor lets a nested step start within the bound (a chunk of
- * a split is a nested step) is a hang. camel-main picks it up from the registry and wraps every processor.
+ * {@code <route id>/<step>} (a shipped step's id is {@code <route id>.<step>}, unique in the context as Camel
+ * wants): a step that neither ends nor lets a nested step start within the bound (a chunk of a split is a nested
+ * step) is a hang. camel-main picks it up from the registry and wraps every processor; with no guard armed (serve,
+ * the Java API) a step costs one volatile read.
  */
 public final class PhaseInterceptStrategy implements InterceptStrategy {
     @Override
@@ -22,6 +24,9 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
         return new DelegateAsyncProcessor(target) {
             @Override
             public boolean process(Exchange exchange, AsyncCallback callback) {
+                if (!PhaseWatchdog.armed()) {
+                    return super.process(exchange, callback); // serve and the Java API: nothing to report to
+                }
                 String route = exchange.getFromRouteId();
                 String phase = route + "/" + (step.startsWith(route + ".") ? step.substring(route.length() + 1) : step);
                 PhaseWatchdog.phase(phase);

@@ -90,6 +90,11 @@ public final class PhaseWatchdog implements AutoCloseable {
         return w;
     }
 
+    /** True while a guard is armed in this process (the CLI's commands). */
+    public static boolean armed() {
+        return armed != null;
+    }
+
     /** Marks the start or the progress of {@code name}: its bound starts again now. A no-op when none is armed. */
     public static void phase(String name) {
         PhaseWatchdog w = armed;

@@ -37,8 +37,8 @@ final class SignalIsolation {
 
     /**
      * Points every import of {@code sigaction} and the {@code signal} family in {@code library} (loaded from
-     * {@code file}) at the stubs; calling it again is harmless. Throws {@link ChdbException} when the platform or the library is not one this
-     * can be done for safely; nothing is written then.
+     * {@code file}) at the stubs; calling it again is harmless. Throws {@link ChdbException} when the platform or the
+     * library is not one this can be done for safely; nothing is written then.
      */
     static synchronized void install(NativeLibrary library, Path file) {
         if (!Platform.isLinux() || !Platform.is64Bit() || !"x86-64".equals(Platform.ARCH)) {
@@ -156,7 +156,8 @@ final class SignalIsolation {
                 long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
                 if (Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0) {
                     String perms = line.substring(space + 1, space + 5);
-                    return (perms.charAt(0) == 'r' ? Libc.PROT_READ : 0) | (perms.charAt(1) == 'w' ? Libc.PROT_WRITE : 0)
+                    return (perms.charAt(0) == 'r' ? Libc.PROT_READ : 0)
+                        | (perms.charAt(1) == 'w' ? Libc.PROT_WRITE : 0)
                         | (perms.charAt(2) == 'x' ? Libc.PROT_EXEC : 0);
                 }
             }
