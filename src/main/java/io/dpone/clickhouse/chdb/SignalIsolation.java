@@ -139,7 +139,7 @@ final class SignalIsolation {
         }
     }
 
-    /** Where the library is loaded: {@code [start, end)}. */
+    /** An address range {@code [start, end)}: where the library is loaded, or one mapping of the process. */
     private record Image(long start, long end) {
         boolean contains(long address) {
             return Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;
@@ -152,9 +152,9 @@ final class SignalIsolation {
             for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
                 int dash = line.indexOf('-');
                 int space = line.indexOf(' ');
-                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
-                if (Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0) {
+                Image mapping = new Image(Long.parseUnsignedLong(line.substring(0, dash), 16),
+                    Long.parseUnsignedLong(line.substring(dash + 1, space), 16));
+                if (mapping.contains(address)) {
                     String perms = line.substring(space + 1, space + 5);
                     return (perms.charAt(0) == 'r' ? Libc.PROT_READ : 0)
                         | (perms.charAt(1) == 'w' ? Libc.PROT_WRITE : 0)
