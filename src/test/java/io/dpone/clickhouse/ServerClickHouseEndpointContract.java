@@ -48,6 +48,16 @@ public abstract class ServerClickHouseEndpointContract extends ClickHouseEndpoin
     }
 
     @Test
+    void aMalformedSocketTimeoutIsRefusedBeforeAnyRequest() {
+        for (String bad : new String[] {"0s", "ten minutes", "-1s", "5"}) {
+            DponeException e = assertThrows(DponeException.class,
+                () -> ServerClickHouseEndpoint.open(spec(password(), Map.of("socket_timeout", bad))), bad);
+            assertEquals("connection.context_invalid", e.blockers().get(0).code(), bad);
+            assertEquals(spec(password(), Map.of()).alias(), e.blockers().get(0).subject(), bad);
+        }
+    }
+
+    @Test
     void defaultDatabaseOptionIsUsed() {
         endpoint().execute("CREATE TABLE " + table("in_db") + " (id Int64) ENGINE = MergeTree ORDER BY id");
         ConnectionSpec scopedSpec = spec(password(), Map.of("database", db));
