@@ -69,9 +69,8 @@ final class RouteCertifier {
 
     Outcome preflight(BatchManifest manifest, String routeId, String runId) {
         TableRef target = safeTarget(manifest, routeId);
-        TransferRun run = new TransferRun(manifest.withTarget(target, routeId), routeRunId(runId, routeId), context,
-            workDir, ProgressListener.NONE);
-        run.routeId = routeId;
+        TransferRun run = new TransferRun(io.dpone.route.RunPlan.of(manifest.withTarget(target, routeId),
+            routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0));
         long t0 = System.nanoTime();
         List<Blocker> blockers = new RoutePreflight(camel).probe(run);
         long ms = (System.nanoTime() - t0) / 1_000_000;

@@ -1,6 +1,5 @@
 package io.dpone.certify;
 
-import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
@@ -27,33 +26,26 @@ final class RoutePreflight {
 
     List<Blocker> probe(TransferRun run) {
         try {
-            run.clickhouse = ClickHouseEndpoints.open(run.context.resolve(run.manifest.sink().connectionRef(),
-                ConnectionType.CLICKHOUSE, "sink.connection_ref"));
-            run.clickhouse.query("SELECT 1");
-            try (JdbcSourceReader source = JdbcSourceReader.open(run.context.resolve(
-                    run.manifest.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref"))) {
-                source.describe(run.manifest.source().table(), run.manifest.source().columns());
+            run.openClickHouse().query("SELECT 1");
+            try (JdbcSourceReader source = JdbcSourceReader.open(run.plan().context().resolve(
+                    run.plan().manifest().source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref"))) {
+                source.describe(run.plan().manifest().source().table(), run.plan().manifest().source().columns());
             }
-            if (run.routeId.startsWith("object_storage_pull")) {
+            if (run.plan().routeId().startsWith("object_storage_pull")) {
                 Exchange exchange = new DefaultExchange(camel.context());
                 exchange.getIn().setBody(run);
                 exchange.setProperty(PrepareObjectStorageProcessor.PULL_FUNCTION,
-                    run.routeId.endsWith("s3cluster") ? "s3Cluster" : "s3");
+                    run.plan().routeId().endsWith("s3cluster") ? "s3Cluster" : "s3");
                 new PrepareObjectStorageProcessor().process(exchange);
             }
             return List.of();
         } catch (DponeException e) {
             return e.blockers();
         } catch (RuntimeException e) {
-            return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, run.routeId,
+            return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, run.plan().routeId(),
                 io.dpone.connect.Redactor.global().describe(e)));
         } finally {
-            if (run.objectStaging != null) {
-                run.objectStaging.store().close();
-            }
-            if (run.clickhouse != null) {
-                run.clickhouse.close();
-            }
+            run.resources().close();
         }
     }
 }

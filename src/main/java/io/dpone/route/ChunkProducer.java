@@ -6,12 +6,9 @@ import io.dpone.format.ByteBuf;
 import io.dpone.format.ChunkFormat;
 import io.dpone.format.ChunkWriter;
 import io.dpone.format.RowBinaryEncoder;
-import io.dpone.quality.ColumnDigests;
-import io.dpone.quality.FidelityColumns;
+import io.dpone.quality.SourceEvidence;
 import io.dpone.quality.SourceStats;
-import io.dpone.quality.TypedRowHasher;
 import io.dpone.source.RowCursor;
-import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,8 +27,9 @@ import java.util.function.LongConsumer;
  * Reads the source ({@link RowPrefetcher}: its own thread, or one per primary-key range) and, on a second thread, encodes rows into chunk files
  * of the route's format of {@code chunkRows} rows, and
  * hands them to the route through a bounded queue (capacity 2), so reading/encoding overlaps loading while memory
- * stays bounded by one row buffer and two spooled chunks on disk. While encoding it computes the source side of
- * the quality gates. The route consumes it as an {@link Iterator} in a streaming split.
+ * stays bounded by one row buffer and two spooled chunks on disk. Every encoded row also goes to the run's
+ * {@link SourceEvidence} (the source side of the quality gates). The route consumes it as an {@link Iterator} in a
+ * streaming split.
  */
 public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private static final Object END = new Object();
@@ -42,70 +40,49 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private final ChunkFormat format;
     private final Path spoolDir;
     private final int chunkRows;
-    private final int sampleModulo;
     private final Long maxBytes;
-    private final List<String> distinctColumns;
+    private final SourceEvidence evidence;
     private final AtomicLong rowsRead = new AtomicLong();
     private final LongConsumer progress;
     private volatile boolean cancelled;
     private volatile SourceStats stats;
     private volatile long readNanos;
-    private Thread thread;
+    private final WorkerThreads workers;
+    private WorkerThreads.Worker thread;
     private Object next;
 
-    public ChunkProducer(RowCursor cursor, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
-                         int sampleModulo, Long maxBytes, List<String> distinctColumns, LongConsumer progress) {
-        this(List.of(cursor), table, format, spoolDir, chunkRows, sampleModulo, maxBytes, distinctColumns, progress);
-    }
-
-    /** Several cursors (key ranges of one table) feed the same bounded pipeline; row order is not kept. */
+    /**
+     * Several cursors (key ranges of one table) feed the same bounded pipeline; row order is not kept.
+     * {@code maxBytes} (null: no limit) bounds the encoded size of the whole table.
+     */
     public ChunkProducer(List<RowCursor> cursors, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
-                         int sampleModulo, Long maxBytes, List<String> distinctColumns, LongConsumer progress) {
-        this.distinctColumns = List.copyOf(distinctColumns);
+                         Long maxBytes, SourceEvidence evidence, LongConsumer progress, WorkerThreads workers) {
         this.cursors = List.copyOf(cursors);
         this.table = table;
         this.format = format;
         this.spoolDir = spoolDir;
         this.chunkRows = chunkRows;
-        this.sampleModulo = sampleModulo;
         this.maxBytes = maxBytes;
+        this.evidence = evidence;
         this.progress = progress;
-    }
-
-    /** The single-column primary key when it is NOT NULL (its distinct count is the row count), else null. */
-    static String uniqueKey(SourceTable table) {
-        if (table.primaryKey().size() != 1) {
-            return null;
-        }
-        String key = table.primaryKey().get(0);
-        return table.columns().stream().filter(c -> c.name().equalsIgnoreCase(key) && !c.nullable()).findFirst()
-            .map(SourceColumn::name).orElse(null);
+        this.workers = workers;
     }
 
     public void start() {
-        thread = new Thread(this::produce, "dpone-chunk-encoder");
-        thread.setDaemon(true);
-        thread.start();
+        thread = workers.start("dpone-chunk-encoder", this::produce);
     }
 
     private void produce() {
         int columns = table.columns().size();
-        long[] nulls = new long[columns];
         long rows = 0;
-        long hash = 0;
-        long hashed = 0;
         long bytes = 0;
         long started = System.nanoTime();
         Object[] row;
-        RowPrefetcher source = new RowPrefetcher(cursors, columns);
+        RowPrefetcher source = new RowPrefetcher(cursors, columns, workers);
         source.start();
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
-        TypedRowHasher hasher = new TypedRowHasher(table.columns());
-        List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        ColumnDigests digests = new ColumnDigests(names, FidelityColumns.all(table.columns()), distinctColumns,
-            uniqueKey(table));
         try {
             int index = 0;
             boolean more = true;
@@ -119,17 +96,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                     while (chunkRowCount < chunkRows && (more = (row = source.next()) != null)) {
                         buf.reset();
                         encoder.encode(row, buf, offsets);
-                        long h = hasher.hash(buf.array(), offsets);
-                        digests.add(hasher.valueHashes());
-                        if (sampleModulo <= 1 || Long.remainderUnsigned(h, sampleModulo) == 0) {
-                            hash += h;
-                            hashed++;
-                        }
-                        for (int i = 0; i < columns; i++) {
-                            if (row[i] == null) {
-                                nulls[i]++;
-                            }
-                        }
+                        evidence.row(row, buf.array(), offsets);
                         out.write(row, buf);
                         chunkRowCount++;
                         if ((++rows & 0x3FF) == 0) {
@@ -160,7 +127,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             rowsRead.set(rows);
             progress.accept(rows);
             readNanos = System.nanoTime() - started;
-            stats = SourceStats.of(rows, names, nulls, hash, hashed, bytes, digests);
+            stats = evidence.finish(bytes);
             put(END);
         } catch (RuntimeException | IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {

@@ -22,26 +22,26 @@ public final class CleanupAuditProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        var sink = run.manifest.sink();
-        TableAdmin admin = new TableAdmin(run.clickhouse);
-        boolean stagingLeft = admin.exists(sink.stagingSchema(), run.stagingTable);
+        var sink = run.plan().manifest().sink();
+        TableAdmin admin = new TableAdmin(run.clickhouse());
+        boolean stagingLeft = admin.exists(sink.stagingSchema(), run.stagingTable());
         long spoolLeft = 0;
-        if (run.spoolDir != null) {
+        if (run.spoolDir() != null) {
             try {
-                if (Files.isDirectory(run.spoolDir)) {
-                    try (var files = Files.list(run.spoolDir)) {
+                if (Files.isDirectory(run.spoolDir())) {
+                    try (var files = Files.list(run.spoolDir())) {
                         spoolLeft = files.count();
                     }
                     if (spoolLeft == 0) {
-                        Files.delete(run.spoolDir);
+                        Files.delete(run.spoolDir());
                     }
                 }
             } catch (IOException e) {
                 spoolLeft = -1;
             }
         }
-        long objectsLeft = run.objectStaging == null ? 0
-            : run.objectStaging.store().store().list(run.objectStaging.prefix().keyPrefix()).size();
+        ObjectStaging staging = run.resources().objectStaging();
+        long objectsLeft = staging == null ? 0 : staging.remaining();
         List<String> others = admin.tablesWithPrefix(sink.stagingSchema(),
             StagingNames.stagingPrefix(sink.table().name()));
         Map<String, Object> d = new LinkedHashMap<>();
@@ -52,9 +52,9 @@ public final class CleanupAuditProcessor implements Processor {
         if (stagingLeft || spoolLeft != 0 || objectsLeft != 0) {
             Blocker b = Blocker.of(BlockerCode.QUALITY_STALE_ARTIFACTS, "cleanup",
                 "run artifacts remain after publication", d);
-            run.gates.add(GateResult.failed("cleanup_audit", d, b));
+            run.addGate(GateResult.failed("cleanup_audit", d, b));
             throw new DponeException(b);
         }
-        run.gates.add(GateResult.passed("cleanup_audit", d));
+        run.addGate(GateResult.passed("cleanup_audit", d));
     }
 }

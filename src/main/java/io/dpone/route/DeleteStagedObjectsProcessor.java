@@ -10,16 +10,17 @@ public final class DeleteStagedObjectsProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        if (run.objectStaging == null) {
+        ObjectStaging staging = run.resources().objectStaging();
+        if (staging == null) {
             return;
         }
         long t0 = System.nanoTime();
         try {
-            run.objectStaging.store().store().deletePrefix(run.objectStaging.prefix().keyPrefix());
+            staging.deleteAll();
         } catch (RuntimeException e) {
             throw new DponeException(BlockerCode.STORAGE_CLEANUP_FAILED, "object_storage",
                 "staged objects of this run could not be deleted; rerun with the same run id");
         }
-        run.addStep("cleanup", t0);
+        run.counters().addStep("cleanup", t0);
     }
 }

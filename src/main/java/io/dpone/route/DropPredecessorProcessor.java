@@ -13,7 +13,7 @@ public final class DropPredecessorProcessor implements Processor {
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         long t0 = System.nanoTime();
-        new TableAdmin(run.clickhouse).drop(run.manifest.sink().stagingSchema(), run.stagingTable);
-        run.addStep("cleanup", t0);
+        new TableAdmin(run.clickhouse()).drop(run.plan().manifest().sink().stagingSchema(), run.stagingTable());
+        run.counters().addStep("cleanup", t0);
     }
 }

@@ -21,37 +21,40 @@ public final class FailedRunProcessor implements Processor {
         if (run == null) {
             return;
         }
-        if (run.producer != null) {
-            run.producer.close();
+        RunResources resources = run.resources();
+        if (resources.hasProducer()) {
+            resources.producer().close();
         }
         try {
-            SpoolDirectory.delete(run.spoolDir);
+            SpoolDirectory.delete(run.spoolDir());
         } catch (RuntimeException e) {
             LOG.warn("spooled chunks of run {} could not be deleted; a resume with the same run id deletes them",
-                run.runKey);
+                run.plan().runKey());
         }
-        if (run.objectStaging != null) {
+        ObjectStaging staging = resources.objectStaging();
+        if (staging != null) {
             try {
-                run.objectStaging.store().store().deletePrefix(run.objectStaging.prefix().keyPrefix());
+                staging.deleteAll();
             } catch (RuntimeException e) {
                 LOG.warn("staged objects of run {} could not be deleted; a resume with the same run id deletes them",
-                    run.runKey);
+                    run.plan().runKey());
             }
         }
-        if (!run.published && run.replacedMerges != null) {
+        if (!run.published() && run.replacedMerges() != null) {
             try {
-                run.replacedMerges.resume();
+                run.replacedMerges().resume();
             } catch (RuntimeException e) {
                 LOG.warn("merges of the target of run {} could not be started again; the engine's next open does",
-                    run.runKey);
+                    run.plan().runKey());
             }
         }
-        if (!run.published && run.clickhouse != null && run.stagingTable != null) {
+        if (!run.published() && resources.hasClickHouse() && run.stagingTable() != null) {
             try {
-                new TableAdmin(run.clickhouse).drop(run.manifest.sink().stagingSchema(), run.stagingTable);
+                new TableAdmin(resources.clickhouse()).drop(run.plan().manifest().sink().stagingSchema(),
+                    run.stagingTable());
             } catch (RuntimeException e) {
                 LOG.warn("staging table of run {} could not be dropped; a resume with the same run id drops it",
-                    run.runKey);
+                    run.plan().runKey());
             }
         }
     }

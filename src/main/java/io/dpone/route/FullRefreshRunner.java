@@ -58,16 +58,14 @@ public final class FullRefreshRunner {
             throw new DponeException(BlockerCode.RUN_ROUTE_UNAVAILABLE, "sink.options.route",
                 "route '" + routeId + "' is not available in this runtime");
         }
-        TransferRun run = new TransferRun(manifest, runId, context, workDir, progress);
-        run.routeId = routeId;
-        run.rowLimit = rowLimit;
+        TransferRun run = new TransferRun(RunPlan.of(manifest, runId, context, workDir, progress, routeId, rowLimit));
         List<Blocker> blockers = List.of();
         try {
-            camel.call(run.routeId, run);
+            camel.call(run.plan().routeId(), run);
         } catch (RuntimeException e) {
             blockers = blockersOf(e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e);
         } finally {
-            closeQuietly(run);
+            run.resources().close();
         }
         return report(run, blockers);
     }
@@ -89,27 +87,16 @@ public final class FullRefreshRunner {
         return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
     }
 
-    private static void closeQuietly(TransferRun run) {
-        if (run.producer != null) {
-            run.producer.close();
-        }
-        if (run.source != null) {
-            run.source.close();
-        }
-        if (run.clickhouse != null) {
-            run.clickhouse.close();
-        }
-    }
-
     private static RunReport report(TransferRun run, List<Blocker> blockers) {
         Instant end = Instant.now();
-        long ms = Math.max(1, Duration.between(run.startedAt, end).toMillis());
-        boolean passed = blockers.isEmpty();
-        var m = run.manifest;
-        long sourceRows = run.sourceStats != null ? run.sourceStats.rows() : 0;
-        return new RunReport(RunReport.SCHEMA, run.runId, passed, run.routeId, m.name(),
-            m.source().table().toString(), m.sink().table().toString(), sourceRows, run.rowsLoaded, run.bytesLoaded,
-            run.chunksLoaded, run.resumedAfterPublish, run.gates, blockers, run.stepMillis, run.startedAt, end, ms,
-            run.rowsLoaded * 1000 / ms, null, run.notes);
+        RunPlan plan = run.plan();
+        RunCounters counted = run.counters();
+        long ms = Math.max(1, Duration.between(plan.startedAt(), end).toMillis());
+        var m = plan.manifest();
+        long sourceRows = run.sourceStats() != null ? run.sourceStats().rows() : 0;
+        return new RunReport(RunReport.SCHEMA, plan.runId(), blockers.isEmpty(), plan.routeId(), m.name(),
+            m.source().table().toString(), m.sink().table().toString(), sourceRows, counted.rows(), counted.bytes(),
+            counted.chunks(), run.resumedAfterPublish(), run.gates(), blockers, counted.stepMillis(),
+            plan.startedAt(), end, ms, counted.rows() * 1000 / ms, null, run.notes());
     }
 }

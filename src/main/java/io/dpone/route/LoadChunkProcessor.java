@@ -20,27 +20,25 @@ public final class LoadChunkProcessor implements Processor {
         Chunk chunk = exchange.getIn().getBody(Chunk.class);
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         long t0 = System.nanoTime();
-        run.clickhouse.insertFile(insertOf(run, chunk.file()));
+        run.clickhouse().insertFile(insertOf(run, chunk.file()));
         try {
             Files.deleteIfExists(chunk.file());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        run.rowsLoaded += chunk.rows();
-        run.bytesLoaded += chunk.bytes();
-        run.chunksLoaded++;
-        run.addStep("clickhouse_load", t0);
+        run.counters().chunkLoaded(chunk.rows(), chunk.bytes());
+        run.counters().addStep("clickhouse_load", t0);
         run.countLoadedChunk();
     }
 
     /** The insert that loads {@code file} (one chunk in the run's format) into the run's staging table. */
     static InsertFile insertOf(TransferRun run, java.nio.file.Path file) {
-        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
+        List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
         columns.addAll(MetadataColumns.NAMES);
-        String select = run.table.columns().stream().map(run.format::readExpression)
+        String select = run.table().columns().stream().map(run.format()::readExpression)
             .collect(Collectors.joining(", "));
-        return new InsertFile(ClickHouseSql.table(run.manifest.sink().stagingSchema(), run.stagingTable),
-            ClickHouseSql.idList(columns), select + ", " + MetadataColumns.values(run.runId, run.loadId, run.extractedAt),
-            file, run.format.clickHouseFormat(), run.format.structure(run.table.columns()), run.format.insertSettings());
+        return new InsertFile(ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(), run.stagingTable()),
+            ClickHouseSql.idList(columns), select + ", " + run.metadataValues(), file, run.format().clickHouseFormat(),
+            run.format().structure(run.table().columns()), run.format().insertSettings());
     }
 }

@@ -26,6 +26,16 @@ public record ObjectStaging(StagingStore store, RunPrefix prefix, ColumnarFastPa
             + ClickHouseSql.literal(structure) + ")";
     }
 
+    /** Deletes every object under the run's own prefix (and only there). */
+    public void deleteAll() {
+        store.store().deletePrefix(prefix.keyPrefix());
+    }
+
+    /** How many objects remain under the run's own prefix. */
+    public int remaining() {
+        return store.store().list(prefix.keyPrefix()).size();
+    }
+
     /** The object key of a chunk file name under the run prefix. */
     public String key(String fileName) {
         return prefix.key(fileName);

@@ -41,11 +41,11 @@ final class ObjectStorageProbes {
 
     List<Blocker> run(boolean cluster) {
         List<Blocker> blocked = new ArrayList<>();
-        ObjectStaging staging = run.objectStaging;
+        ObjectStaging staging = run.resources().objectStaging();
         Path sentinel = null;
         String key = staging.key("_preflight-" + UUID.randomUUID() + ".parquet");
         try {
-            sentinel = writeSentinel(run.workDir.resolve("spool").resolve(run.runKey + "-preflight"));
+            sentinel = writeSentinel(run.plan().workDir().resolve("spool").resolve(run.plan().runKey() + "-preflight"));
         } catch (RuntimeException | IOException e) {
             blocked.add(Blocker.of(BlockerCode.SOURCE_COLUMNAR_WRITER_MISSING, "parquet_writer",
                 "the runtime cannot write a Parquet chunk"));
@@ -65,13 +65,13 @@ final class ObjectStorageProbes {
                 }
             }
         }
-        if ("named_collection".equals(staging.config().readMode()) && run.clickhouse.query(
+        if ("named_collection".equals(staging.config().readMode()) && run.clickhouse().query(
                 "SELECT 1 FROM system.named_collections WHERE name = "
                     + ClickHouseSql.literal(staging.config().namedCollection())).isEmpty()) {
             blocked.add(Blocker.of(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
                 "ClickHouse has no named collection " + staging.config().namedCollection()));
         }
-        if (cluster && (staging.cluster() == null || run.clickhouse.query("SELECT 1 FROM system.clusters WHERE "
+        if (cluster && (staging.cluster() == null || run.clickhouse().query("SELECT 1 FROM system.clusters WHERE "
                 + "cluster = " + ClickHouseSql.literal(staging.cluster())).isEmpty())) {
             blocked.add(Blocker.of(BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED, "sink.options.clickhouse_bulk",
                 "ClickHouse has no cluster " + (staging.cluster() == null ? "(none configured)" : staging.cluster())
@@ -79,7 +79,7 @@ final class ObjectStorageProbes {
         }
         if (blocked.isEmpty() && uploaded && staging.config().requireClickhouseRead()) {
             try {
-                String n = run.clickhouse.query("SELECT count() FROM " + staging.tableFunction(key, "Parquet",
+                String n = run.clickhouse().query("SELECT count() FROM " + staging.tableFunction(key, "Parquet",
                     "probe Int64") + " SETTINGS " + PROBE_SETTINGS).get(0).get(0);
                 if (!"1".equals(n)) {
                     throw new ClickHouseQueryException("sentinel read returned " + n + " rows");
@@ -96,11 +96,12 @@ final class ObjectStorageProbes {
     }
 
     private void cleanup(boolean uploaded, String key, Path sentinel, List<Blocker> blocked) {
+        ObjectStaging staging = run.resources().objectStaging();
         if (uploaded) {
             try {
-                run.objectStaging.store().store().delete(key);
+                staging.store().store().delete(key);
             } catch (RuntimeException e) {
-                if (run.objectStaging.config().requireRuntimeWrite()) {
+                if (staging.config().requireRuntimeWrite()) {
                     blocked.add(Blocker.of(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
                         "the runtime writer cannot delete the sentinel object"));
                 }

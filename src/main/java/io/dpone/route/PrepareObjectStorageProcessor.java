@@ -1,7 +1,6 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.clickhouse.ClickHouseQueryException;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionType;
@@ -31,7 +30,7 @@ public final class PrepareObjectStorageProcessor implements Processor {
         TransferRun run = exchange.getIn().getBody(TransferRun.class);
         exchange.setProperty(RouteProperties.RUN, run);
         long t0 = System.nanoTime();
-        ColumnarFastPath cfg = ColumnarFastPath.of(run.manifest.source().nativeTransfer())
+        ColumnarFastPath cfg = ColumnarFastPath.of(run.plan().manifest().source().nativeTransfer())
             .orElseThrow(() -> new DponeException(BlockerCode.MANIFEST_MISSING_FIELD, PATH,
                 "object-storage routes need the columnar_fast_path.object_storage block"));
         require(cfg.uriPrefix(), PATH + ".object_storage.uri_prefix");
@@ -40,32 +39,28 @@ public final class PrepareObjectStorageProcessor implements Processor {
             require(cfg.namedCollection(), PATH + ".object_storage.clickhouse_read_access.named_collection");
         }
         String function = exchange.getProperty(PULL_FUNCTION, "s3", String.class);
-        ClickHouseBulk bulk = ClickHouseBulk.of(run.manifest.sink().options().clickhouseBulk());
+        ClickHouseBulk bulk = ClickHouseBulk.of(run.plan().manifest().sink().options().clickhouseBulk());
         RunPrefix prefix;
         try {
-            prefix = RunPrefix.of(cfg.uriPrefix(), run.runId);
+            prefix = RunPrefix.of(cfg.uriPrefix(), run.plan().runId());
         } catch (IllegalArgumentException e) {
             throw new DponeException(BlockerCode.MANIFEST_INVALID_VALUE, PATH + ".object_storage.uri_prefix",
                 e.getMessage());
         }
-        if (run.clickhouse == null) {
-            run.clickhouse = ClickHouseEndpoints.open(run.context.resolve(run.manifest.sink().connectionRef(),
-                ConnectionType.CLICKHOUSE, "sink.connection_ref"));
-        }
-        StagingStore store = StagingStore.open(run.context.resolve(cfg.runtimeConnectionId(), ConnectionType.S3,
-            PATH + ".object_storage.runtime_access.connection_id"), prefix.bucket());
-        run.objectStaging = new ObjectStaging(store, prefix, cfg, function, bulk.cluster());
-        if (store.embedded() && "named_collection".equals(cfg.readMode())
-                && "embedded".equals(run.clickhouse.kind())) {
-            provisionNamedCollection(run.clickhouse, cfg.namedCollection(), store);
+        ClickHouseEndpoint clickhouse = run.openClickHouse();
+        StagingStore store = StagingStore.open(run.plan().context().resolve(cfg.runtimeConnectionId(),
+            ConnectionType.S3, PATH + ".object_storage.runtime_access.connection_id"), prefix.bucket());
+        run.resources().objectStaging(new ObjectStaging(store, prefix, cfg, function, bulk.cluster()));
+        if (store.embedded() && "named_collection".equals(cfg.readMode()) && "embedded".equals(clickhouse.kind())) {
+            provisionNamedCollection(clickhouse, cfg.namedCollection(), store);
         }
         List<Blocker> blocked = new ObjectStorageProbes(run).run(function.equals("s3Cluster"));
-        run.addStep("preflight", t0);
+        run.counters().addStep("preflight", t0);
         if (!blocked.isEmpty()) {
             throw new DponeException(blocked);
         }
         // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
-        store.store().deletePrefix(prefix.keyPrefix());
+        run.resources().objectStaging().deleteAll();
     }
 
     private static void require(String value, String path) {

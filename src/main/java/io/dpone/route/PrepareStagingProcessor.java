@@ -1,6 +1,6 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.clickhouse.PartwiseTableStats;
@@ -13,6 +13,7 @@ import io.dpone.error.DponeException;
 import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.quality.FidelityColumns;
+import io.dpone.quality.SourceStatsCollector;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.RangeCursors;
 import io.dpone.source.ReadPlan;
@@ -21,6 +22,7 @@ import io.dpone.source.SourceColumn;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -42,74 +44,74 @@ public final class PrepareStagingProcessor implements Processor {
         TransferRun run = exchange.getIn().getBody(TransferRun.class);
         exchange.setProperty(RouteProperties.RUN, run);
         long t0 = System.nanoTime();
-        SinkSpec sink = run.manifest.sink();
+        SinkSpec sink = run.plan().manifest().sink();
         // The source is opened after the engine, on this thread: the embedded engine's first connect replaces the
         // JVM's SIGSEGV handler until SignalHandlerGuard restores it, and a Java thread running meanwhile (a
         // safepoint poll, an implicit null check) would kill the process. With the two opens overlapped, two of about
         // a dozen runs died with signal 11 and no hs_err file, as a missing JVM handler predicts.
-        if (run.clickhouse == null) {
-            run.clickhouse = ClickHouseEndpoints.open(
-                run.context.resolve(sink.connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref"));
-        }
-        TableAdmin admin = new TableAdmin(run.clickhouse);
+        ClickHouseEndpoint clickhouse = run.openClickHouse();
+        TableAdmin admin = new TableAdmin(clickhouse);
         admin.ensureAtomicDatabase(sink.table().schema(), "sink.table.schema");
         admin.ensureAtomicDatabase(sink.stagingSchema(), "sink.staging.schema");
-        run.stagingTable = StagingNames.staging(sink.table().name(), run.runKey);
+        String stagingTable = run.claimStaging();
+        RunPlan plan = run.plan();
 
-        if (admin.comment(sink.table().schema(), sink.table().name()).filter(run.generationComment()::equals)
+        if (admin.comment(sink.table().schema(), sink.table().name()).filter(plan.generationComment()::equals)
                 .isPresent()) {
             // a previous attempt of this run id already published; only its cleanup can be outstanding
-            run.resumedAfterPublish = true;
-            run.published = true;
-            run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey); // the audit then removes it
+            run.markResumedAfterPublish();
+            run.spoolDir(SpoolDirectory.fresh(plan.workDir(), plan.runKey())); // the audit then removes it
             exchange.setProperty(CHUNKS, List.of().iterator());
-            run.addStep("prepare", t0);
+            run.counters().addStep("prepare", t0);
             return;
         }
-        run.replacedMerges = ReplacedGenerationMerges.pause(run.clickhouse, sink.table().schema(), sink.table().name())
-            .orElse(null);
-        admin.drop(sink.stagingSchema(), run.stagingTable); // our own leftover from a crashed attempt, if any
+        run.replacedMerges(ReplacedGenerationMerges.pause(clickhouse, sink.table().schema(), sink.table().name())
+            .orElse(null));
+        admin.drop(sink.stagingSchema(), stagingTable); // our own leftover from a crashed attempt, if any
 
-        run.source = JdbcSourceReader.open(run.context.resolve(run.manifest.source().connectionRef(),
-            ConnectionType.MSSQL, "source.connection_ref"));
-        run.table = run.source.describe(run.manifest.source().table(), run.manifest.source().columns());
+        var src = plan.manifest().source();
+        Supplier<JdbcSourceReader> openSource = () -> JdbcSourceReader.open(plan.context().resolve(
+            src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref"));
+        JdbcSourceReader source = openSource.get();
+        run.resources().source(source);
+        run.described(source.describe(src.table(), src.columns()),
+            ChunkFormats.byName(exchange.getProperty(FORMAT, String.class)), Instant.now());
         String createStaging = createStagingSql(run);
-        run.spoolDir = SpoolDirectory.fresh(run.workDir, run.runKey);
-        run.extractedAt = Instant.now();
-        run.format = ChunkFormats.byName(exchange.getProperty(FORMAT, String.class));
-        var src = run.manifest.source();
-        ReadPlan plan = ReadPlan.plan(run.source, run.table, src.parallelReaders(), src.parallelMinRows(),
-            run.rowLimit);
-        if (plan.note() != null) {
-            run.notes.add(plan.note());
+        run.spoolDir(SpoolDirectory.fresh(plan.workDir(), plan.runKey()));
+        ReadPlan readPlan = ReadPlan.plan(source, run.table(), src.parallelReaders(), src.parallelMinRows(),
+            plan.rowLimit());
+        if (readPlan.note() != null) {
+            run.addNote(readPlan.note());
         }
-        List<RowCursor> cursors = RangeCursors.open(run.source, () -> JdbcSourceReader.open(run.context.resolve(
-            src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref")), run.table, src.fetchSize(),
-            run.rowLimit, plan);
-        run.producer = new ChunkProducer(cursors, run.table,
-            run.format, run.spoolDir, chunkRows(exchange, run), run.manifest.quality().hashSampleModulo(),
-            sink.maxSourceBytes(), run.manifest.quality().distinctColumns(), run.progress::rowsRead);
+        List<RowCursor> cursors = RangeCursors.open(source, openSource::get, run.table(), src.fetchSize(),
+            plan.rowLimit(), readPlan);
+        var quality = plan.manifest().quality();
+        ChunkProducer producer = new ChunkProducer(cursors, run.table(), run.format(), run.spoolDir(),
+            chunkRows(exchange, run), sink.maxSourceBytes(),
+            new SourceStatsCollector(run.table(), quality.hashSampleModulo(), quality.distinctColumns()),
+            plan.progress()::rowsRead, WorkerThreads.of(exchange.getContext()));
+        run.resources().producer(producer);
         // reading and encoding the first chunk (spool files only) overlaps the staging DDL; the first load
         // comes after this step. If the DDL fails, the run's close cancels the producer.
-        run.producer.start();
-        run.clickhouse.execute(createStaging);
-        run.stagingStats = PartwiseTableStats.start(run.clickhouse, sink.stagingSchema(), run.stagingTable,
-            run.table.columns().stream().map(SourceColumn::name).toList(),
-            FidelityColumns.all(run.table.columns()), run.runId, run.manifest.quality().hashSampleModulo(),
-            run.manifest.quality().distinctColumns());
-        exchange.setProperty(CHUNKS, run.producer);
-        run.addStep("prepare", t0);
+        producer.start();
+        clickhouse.execute(createStaging);
+        run.stagingStats(PartwiseTableStats.start(clickhouse, sink.stagingSchema(), stagingTable,
+            run.table().columns().stream().map(SourceColumn::name).toList(),
+            FidelityColumns.all(run.table().columns()), plan.runId(), quality.hashSampleModulo(),
+            quality.distinctColumns()));
+        exchange.setProperty(CHUNKS, run.resources().producer());
+        run.counters().addStep("prepare", t0);
     }
 
     private static String createStagingSql(TransferRun run) {
-        SinkSpec sink = run.manifest.sink();
+        SinkSpec sink = run.plan().manifest().sink();
         List<String> orderBy = orderBy(run);
-        return "CREATE TABLE " + ClickHouseSql.table(sink.stagingSchema(), run.stagingTable) + " ("
-            + run.table.columns().stream().map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType())
+        return "CREATE TABLE " + ClickHouseSql.table(sink.stagingSchema(), run.stagingTable()) + " ("
+            + run.table().columns().stream().map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType())
                 .collect(Collectors.joining(", "))
             + ", " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY "
             + (orderBy.isEmpty() ? "tuple()" : "(" + ClickHouseSql.idList(orderBy) + ")")
-            + " COMMENT " + ClickHouseSql.literal(run.generationComment());
+            + " COMMENT " + ClickHouseSql.literal(run.plan().generationComment());
     }
 
     /**
@@ -124,21 +126,21 @@ public final class PrepareStagingProcessor implements Processor {
         if ("single".equals(exchange.getProperty(CHUNKING, String.class))) {
             return Integer.MAX_VALUE;
         }
-        if ("Parquet".equals(run.format.clickHouseFormat())) {
-            Integer columnar = io.dpone.manifest.ColumnarFastPath.of(run.manifest.source().nativeTransfer())
+        if ("Parquet".equals(run.format().clickHouseFormat())) {
+            Integer columnar = io.dpone.manifest.ColumnarFastPath.of(run.plan().manifest().source().nativeTransfer())
                 .map(io.dpone.manifest.ColumnarFastPath::chunkRows).orElse(null);
             if (columnar != null) {
                 return columnar;
             }
         }
-        return run.manifest.source().chunkRows();
+        return run.plan().manifest().source().chunkRows();
     }
 
     private static List<String> orderBy(TransferRun run) {
-        List<String> wanted = run.manifest.sink().options().orderBy();
+        List<String> wanted = run.plan().manifest().sink().options().orderBy();
         if (wanted.isEmpty()) {
             List<String> key = new ArrayList<>();
-            for (String name : run.table.primaryKey()) {
+            for (String name : run.table().primaryKey()) {
                 SourceColumn c = column(run, name);
                 if (c == null || c.nullable()) {
                     return List.of();
@@ -165,6 +167,6 @@ public final class PrepareStagingProcessor implements Processor {
     }
 
     private static SourceColumn column(TransferRun run, String name) {
-        return run.table.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
+        return run.table().columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
     }
 }

@@ -29,32 +29,30 @@ public final class PullProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        if (run.resumedAfterPublish) {
+        if (run.resumedAfterPublish()) {
             return;
         }
         long t0 = System.nanoTime();
-        String key = all ? run.objectStaging.key("chunk-*." + run.format.extension())
+        String key = all ? run.resources().objectStaging().key("chunk-*." + run.format().extension())
             : exchange.getProperty(UploadChunkProcessor.KEY, String.class);
-        List<String> columns = new ArrayList<>(run.table.columns().stream().map(SourceColumn::name).toList());
+        List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
         columns.addAll(MetadataColumns.NAMES);
-        String select = run.table.columns().stream().map(run.format::readExpression).collect(Collectors.joining(", "));
-        if (run.pullReadSettings == null) {
-            run.pullReadSettings = readSettings(run.clickhouse);
-        }
-        String settings = settings(all, run.format) + run.pullReadSettings;
-        run.clickhouse.execute("INSERT INTO " + ClickHouseSql.table(run.manifest.sink().stagingSchema(),
-            run.stagingTable) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
-            + MetadataColumns.values(run.runId, run.loadId, run.extractedAt) + " FROM "
-            + run.objectStaging.tableFunction(key, run.format.clickHouseFormat(),
-                run.format.structure(run.table.columns()))
+        String select = run.table().columns().stream().map(run.format()::readExpression)
+            .collect(Collectors.joining(", "));
+        String settings = settings(all, run.format()) + run.pullReadSettings(() -> readSettings(run.clickhouse()));
+        run.clickhouse().execute("INSERT INTO " + ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(),
+            run.stagingTable()) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
+            + run.metadataValues() + " FROM "
+            + run.resources().objectStaging().tableFunction(key, run.format().clickHouseFormat(),
+                run.format().structure(run.table().columns()))
             + " SETTINGS " + settings);
         if (!all) {
             // the per-chunk routes count rows as they land; the one-statement pull counts them all at once
-            run.rowsLoaded += exchange.getIn().getBody(Chunk.class).rows();
+            run.counters().rowsPulled(exchange.getIn().getBody(Chunk.class).rows());
         } else {
-            run.rowsLoaded = run.producer.rowsRead();
+            run.counters().rowsPulled(run.resources().producer().rowsRead());
         }
-        run.addStep("clickhouse_pull", t0);
+        run.counters().addStep("clickhouse_pull", t0);
         if (!all) {
             run.countLoadedChunk();
         }

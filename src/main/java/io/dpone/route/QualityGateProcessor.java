@@ -7,6 +7,7 @@ import io.dpone.quality.MetadataColumnsGate;
 import io.dpone.quality.NullCountGate;
 import io.dpone.quality.QualityGate;
 import io.dpone.quality.RowCountGate;
+import io.dpone.quality.SourceStats;
 import io.dpone.quality.TargetStats;
 import io.dpone.quality.TypedHashGate;
 import io.dpone.quality.DistinctCountGate;
@@ -24,26 +25,29 @@ public final class QualityGateProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        if (run.resumedAfterPublish) {
-            run.gates.addAll(RunJournal.load(run).gates());
+        if (run.resumedAfterPublish()) {
+            RunJournal.load(run).gates().forEach(run::addGate);
             return;
         }
         long t0 = System.nanoTime();
-        run.sourceStats = run.producer.stats();
-        run.stepMillis.put("source_read", run.producer.readNanos() / 1_000_000);
+        ChunkProducer producer = run.resources().producer();
+        SourceStats source = producer.stats();
+        run.sourceStats(source);
+        run.counters().setStep("source_read", producer.readNanos() / 1_000_000);
         // prepare started it on the staging table (only a resume after publish, handled above, has none)
-        TargetStats target = run.stagingStats.finish(List.copyOf(run.sourceStats.distinctCounts().keySet()));
+        TargetStats target = run.stagingStats().finish(List.copyOf(source.distinctCounts().keySet()));
+        var columns = run.table().columns();
         List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
-            new TypedHashGate(run.manifest.quality().typedHash()),
-            new FidelityGate("decimal", FidelityColumns.decimal(run.table.columns())),
-            new FidelityGate("float", FidelityColumns.floats(run.table.columns())),
-            new FidelityGate("unicode", FidelityColumns.unicode(run.table.columns())),
+            new TypedHashGate(run.plan().manifest().quality().typedHash()),
+            new FidelityGate("decimal", FidelityColumns.decimal(columns)),
+            new FidelityGate("float", FidelityColumns.floats(columns)),
+            new FidelityGate("unicode", FidelityColumns.unicode(columns)),
             new MetadataColumnsGate());
         for (QualityGate gate : gates) {
-            run.gates.add(gate.evaluate(run.sourceStats, target));
+            run.addGate(gate.evaluate(source, target));
         }
-        run.addStep("dq", t0);
-        List<Blocker> failed = run.gates.stream().filter(GateResult::isFailed).map(GateResult::blocker).toList();
+        run.counters().addStep("dq", t0);
+        List<Blocker> failed = run.gates().stream().filter(GateResult::isFailed).map(GateResult::blocker).toList();
         if (!failed.isEmpty()) {
             throw new DponeException(failed);
         }

@@ -30,32 +30,34 @@ final class RowPrefetcher implements AutoCloseable {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private volatile boolean cancelled;
-    private Thread[] threads = new Thread[0];
+    private final WorkerThreads workers;
+    private WorkerThreads.Worker[] threads = new WorkerThreads.Worker[0];
     private Object[][] current;
     private int position;
 
     RowPrefetcher(RowCursor cursor, int columns) {
-        this(List.of(cursor), columns);
+        this(List.of(cursor), columns, WorkerThreads.standalone());
     }
 
     RowPrefetcher(List<RowCursor> cursors, int columns) {
+        this(cursors, columns, WorkerThreads.standalone());
+    }
+
+    RowPrefetcher(List<RowCursor> cursors, int columns, WorkerThreads workers) {
         if (cursors.isEmpty()) {
             throw new IllegalArgumentException("no cursor");
         }
         this.cursors = List.copyOf(cursors);
         this.columns = columns;
         this.running = new AtomicInteger(cursors.size());
+        this.workers = workers;
     }
 
     void start() {
-        threads = new Thread[cursors.size()];
+        threads = new WorkerThreads.Worker[cursors.size()];
         for (int i = 0; i < threads.length; i++) {
             RowCursor cursor = cursors.get(i);
-            threads[i] = new Thread(() -> read(cursor), "dpone-source-fetch" + (threads.length > 1 ? "-" + i : ""));
-            threads[i].setDaemon(true);
-        }
-        for (Thread t : threads) {
-            t.start();
+            threads[i] = workers.start("dpone-source-fetch" + (threads.length > 1 ? "-" + i : ""), () -> read(cursor));
         }
     }
 

@@ -23,13 +23,13 @@ final class RunJournal {
     }
 
     static Path path(TransferRun run) {
-        return run.workDir.resolve("runs").resolve(run.runKey + ".json");
+        return run.plan().workDir().resolve("runs").resolve(run.plan().runKey() + ".json");
     }
 
     static void save(TransferRun run) {
         try {
             AtomicFiles.write(path(run), Json.MAPPER.writeValueAsBytes(
-                new Entry(run.runId, run.sourceStats.rows(), run.gates)));
+                new Entry(run.plan().runId(), run.sourceStats().rows(), run.gates())));
         } catch (IOException e) {
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "run_journal", "cannot record the run evidence");
         }

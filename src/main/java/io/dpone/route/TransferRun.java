@@ -1,104 +1,217 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.connect.ConnectionType;
 import io.dpone.clickhouse.PartwiseTableStats;
 import io.dpone.clickhouse.ReplacedGenerationMerges;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.format.ChunkFormat;
-import io.dpone.manifest.BatchManifest;
 import io.dpone.quality.GateResult;
 import io.dpone.quality.SourceStats;
-import io.dpone.source.SourceReader;
 import io.dpone.source.SourceTable;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 /**
- * The state of one full-refresh run as it travels through the route: what the exchange body carries between the
- * steps. Mutable by design (one run, one thread of steps); everything user-visible is copied into the report.
+ * One full-refresh run as it travels through its route (the exchange body outside the split): the immutable
+ * {@link RunPlan}, the {@link RunCounters} the steps update, the {@link RunResources} the runner owns and closes, and
+ * the staging state the prepare step fixes once. No field is public; every change goes through a named method, so
+ * what a step may change is visible in its calls.
  */
 public final class TransferRun {
-    public final BatchManifest manifest;
-    public final String runId;
-    public final String runKey;
-    public final String loadId = UUID.randomUUID().toString();
-    public final Instant startedAt = Instant.now();
-    public final ConnectionContext context;
-    public final Path workDir;
-    public final ProgressListener progress;
-    public Instant extractedAt;
-    public ClickHouseEndpoint clickhouse;
-    public SourceReader source;
-    public SourceTable table;
-    public String stagingTable;
-    public ChunkFormat format;
-    public ObjectStaging objectStaging;
-    public ChunkProducer producer;
-    /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
-    public PartwiseTableStats stagingStats;
-    /** The embedded target's merges, paused while this run replaces it (null when nothing was paused). */
-    public ReplacedGenerationMerges replacedMerges;
-    public Path spoolDir;
-    /** Extra settings of this run's pulls from object storage (resolved against the server at the first pull). */
-    public String pullReadSettings;
-    public long rowsLoaded;
-    public long bytesLoaded;
-    public int chunksLoaded;
-    public SourceStats sourceStats;
-    public final List<GateResult> gates = new ArrayList<>();
-    public final Map<String, Long> stepMillis = new LinkedHashMap<>();
-    /** Facts the report states that are neither gates nor blockers (e.g. how the source was read). */
-    public final List<String> notes = new ArrayList<>();
-    public boolean published;
-    public boolean resumedAfterPublish;
-    public String routeId;
-    /** 0 for the whole table; a certification scenario may sample the first N rows in key order. */
-    public long rowLimit;
+    private final RunPlan plan;
+    private final RunCounters counters = new RunCounters();
+    private final RunResources resources = new RunResources();
+    private final List<GateResult> gates = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private String stagingTable;
+    private Path spoolDir;
+    private SourceTable table;
+    private ChunkFormat format;
+    private Instant extractedAt;
+    private PartwiseTableStats stagingStats;
+    private ReplacedGenerationMerges replacedMerges;
+    private SourceStats sourceStats;
+    private String pullReadSettings;
+    private boolean published;
+    private boolean resumedAfterPublish;
 
-    public TransferRun(BatchManifest manifest, String runId, ConnectionContext context, Path workDir,
-                       ProgressListener progress) {
-        this.manifest = manifest;
-        this.runId = runId;
-        this.runKey = keyOf(runId);
-        this.context = context;
-        this.workDir = workDir;
-        this.progress = progress;
+    public TransferRun(RunPlan plan) {
+        this.plan = plan;
     }
 
-    /** A short stable identifier-safe key for a run id (run ids may hold '.' and '-'). */
+    /** A short stable identifier-safe key for a run id; see {@link RunPlan#keyOf(String)}. */
     public static String keyOf(String runId) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(runId.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return RunPlan.keyOf(runId);
     }
 
-    public void addStep(String step, long startedNanos) {
-        stepMillis.merge(step, (System.nanoTime() - startedNanos) / 1_000_000, Long::sum);
+    public RunPlan plan() {
+        return plan;
+    }
+
+    public RunCounters counters() {
+        return counters;
+    }
+
+    public RunResources resources() {
+        return resources;
+    }
+
+    /** The run's ClickHouse endpoint ({@code sink.connection_ref}), opened on first use and owned by the resources. */
+    public ClickHouseEndpoint openClickHouse() {
+        return resources.clickhouse(() -> ClickHouseEndpoints.open(plan.context().resolve(
+            plan.manifest().sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref")));
+    }
+
+    /** Shorthand for {@code resources().clickhouse()}. */
+    public ClickHouseEndpoint clickhouse() {
+        return resources.clickhouse();
+    }
+
+    /**
+     * From now on the run owns its staging table (named from the target and the run key, in
+     * {@code sink.staging.schema}): a failure drops it unless the run published. Returns the name.
+     */
+    public synchronized String claimStaging() {
+        stagingTable = once(stagingTable, StagingNames.staging(plan.manifest().sink().table().name(), plan.runKey()),
+            "staging table");
+        return stagingTable;
+    }
+
+    /** The staging table's name, or null before {@link #claimStaging()}. */
+    public synchronized String stagingTable() {
+        return stagingTable;
+    }
+
+    /** The run's chunk spool directory (a failure deletes it). */
+    public synchronized void spoolDir(Path dir) {
+        spoolDir = once(spoolDir, dir, "spool directory");
+    }
+
+    public synchronized Path spoolDir() {
+        return spoolDir;
+    }
+
+    /** Fixes what the route reads and writes: the described source table, the chunk format and the extraction time. */
+    public synchronized void described(SourceTable source, ChunkFormat chunkFormat, Instant extracted) {
+        table = once(table, source, "source table");
+        format = chunkFormat;
+        extractedAt = extracted;
+    }
+
+    public synchronized SourceTable table() {
+        return require(table, "source table");
+    }
+
+    public synchronized ChunkFormat format() {
+        return require(format, "chunk format");
+    }
+
+    /** The extraction time written into every loaded row's metadata columns. */
+    public synchronized Instant extractedAt() {
+        return require(extractedAt, "extraction time");
+    }
+
+    /** The SQL values of the metadata columns every row of this attempt carries ({@link MetadataColumns}). */
+    public String metadataValues() {
+        return MetadataColumns.values(plan.runId(), plan.loadId(), extractedAt());
+    }
+
+    private static <T> T once(T current, T next, String what) {
+        if (current != null) {
+            throw new IllegalStateException("the run's " + what + " is already fixed");
+        }
+        return next;
+    }
+
+    private static <T> T require(T value, String what) {
+        if (value == null) {
+            throw new IllegalStateException("the run's " + what + " is not fixed yet");
+        }
+        return value;
+    }
+
+    /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
+    public synchronized PartwiseTableStats stagingStats() {
+        return stagingStats;
+    }
+
+    public synchronized void stagingStats(PartwiseTableStats stats) {
+        stagingStats = stats;
+    }
+
+    /** The embedded target's merges, paused while this run replaces it (null when nothing was paused). */
+    public synchronized ReplacedGenerationMerges replacedMerges() {
+        return replacedMerges;
+    }
+
+    public synchronized void replacedMerges(ReplacedGenerationMerges merges) {
+        replacedMerges = merges;
     }
 
     /** After a chunk landed: the gates' target side counts the new part(s) now, while the producer reads on. */
     public void countLoadedChunk() {
-        if (stagingStats != null) {
+        PartwiseTableStats stats = stagingStats();
+        if (stats != null) {
             long t0 = System.nanoTime();
-            stagingStats.countNewParts();
-            addStep("dq", t0);
+            stats.countNewParts();
+            counters.addStep("dq", t0);
         }
     }
 
-    /** The comment that marks a staging table (and, after the swap, the target) as this run's generation. */
-    public String generationComment() {
-        return "dpone:run=" + runKey;
+    /** The source side of the gates, once the source is read (null before, and when resuming after publish). */
+    public synchronized SourceStats sourceStats() {
+        return sourceStats;
+    }
+
+    public synchronized void sourceStats(SourceStats stats) {
+        sourceStats = stats;
+    }
+
+    /** Extra settings of this run's pulls from object storage, resolved against the server at the first pull. */
+    public synchronized String pullReadSettings(java.util.function.Supplier<String> resolve) {
+        if (pullReadSettings == null) {
+            pullReadSettings = resolve.get();
+        }
+        return pullReadSettings;
+    }
+
+    public synchronized void addGate(GateResult gate) {
+        gates.add(gate);
+    }
+
+    public synchronized List<GateResult> gates() {
+        return List.copyOf(gates);
+    }
+
+    /** A fact the report states that is neither a gate nor a blocker (e.g. how the source was read). */
+    public synchronized void addNote(String note) {
+        notes.add(note);
+    }
+
+    public synchronized List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    /** The staging table is now the target (or, on a resume, already was). */
+    public synchronized void markPublished() {
+        published = true;
+    }
+
+    public synchronized boolean published() {
+        return published;
+    }
+
+    /** A previous attempt of this run id already published: only its cleanup can be outstanding. */
+    public synchronized void markResumedAfterPublish() {
+        resumedAfterPublish = true;
+        published = true;
+    }
+
+    public synchronized boolean resumedAfterPublish() {
+        return resumedAfterPublish;
     }
 }

@@ -16,16 +16,15 @@ public final class UploadChunkProcessor implements Processor {
         Chunk chunk = exchange.getIn().getBody(Chunk.class);
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         long t0 = System.nanoTime();
-        String key = run.objectStaging.key(chunk.file().getFileName().toString());
-        run.objectStaging.store().store().put(key, chunk.file());
+        String key = run.resources().objectStaging().key(chunk.file().getFileName().toString());
+        run.resources().objectStaging().store().store().put(key, chunk.file());
         try {
             Files.deleteIfExists(chunk.file());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         exchange.setProperty(KEY, key);
-        run.bytesLoaded += chunk.bytes();
-        run.chunksLoaded++;
-        run.addStep("upload", t0);
+        run.counters().chunkUploaded(chunk.bytes());
+        run.counters().addStep("upload", t0);
     }
 }

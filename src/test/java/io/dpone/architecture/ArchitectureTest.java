@@ -1,5 +1,6 @@
 package io.dpone.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -65,5 +66,12 @@ class ArchitectureTest {
             above.add(layer[0]);
         }
         architecture.check(classes);
+    }
+
+    /** State that travels between steps changes through methods only (issue 16: no public mutable field). */
+    @Test
+    void noPublicMutableField() {
+        fields().that().arePublic().should().beFinal()
+            .because("a step's changes to shared state must be visible in its method calls").check(classes);
     }
 }

@@ -72,16 +72,16 @@ class QualityGateDefectTest {
                 TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
                 // the embedded target being replaced does not merge during the run (ReplacedGenerationMerges)
                 try {
-                    run.clickhouse.execute("OPTIMIZE TABLE " + target + " FINAL");
+                    run.clickhouse().execute("OPTIMIZE TABLE " + target + " FINAL");
                     targetMergeDuringRun.set("merged");
                 } catch (ClickHouseQueryException e) {
                     targetMergeDuringRun.set(e.getMessage().contains("ABORTED") ? "paused" : e.getMessage());
                 }
-                String staging = ClickHouseSql.table(db, run.stagingTable);
+                String staging = ClickHouseSql.table(db, run.stagingTable());
                 // merges (and so mutations) are stopped on the staging table while it loads: the tamperer lets them
                 // run first. The mutation renames the parts it rewrites, so the gates read the whole table again.
-                run.clickhouse.execute("SYSTEM START MERGES " + staging);
-                run.clickhouse.execute(tamperSql.replace("%s", staging).replace("%%", "%")
+                run.clickhouse().execute("SYSTEM START MERGES " + staging);
+                run.clickhouse().execute(tamperSql.replace("%s", staging).replace("%%", "%")
                     + " SETTINGS mutations_sync = 2");
                 gates.process(exchange);
             };

@@ -148,9 +148,9 @@ class TwinFullRefreshTest {
             QualityGateProcessor gates = new QualityGateProcessor();
             Processor tamperThenGate = exchange -> {
                 TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-                String staging = ClickHouseSql.table(db, run.stagingTable);
-                run.clickhouse.execute("SYSTEM START MERGES " + staging);
-                run.clickhouse.execute(tamperSql.replace("%s", staging) + " SETTINGS mutations_sync = 2");
+                String staging = ClickHouseSql.table(db, run.stagingTable());
+                run.clickhouse().execute("SYSTEM START MERGES " + staging);
+                run.clickhouse().execute(tamperSql.replace("%s", staging) + " SETTINGS mutations_sync = 2");
                 gates.process(exchange);
             };
             RunReport bad;

@@ -1,4 +1,4 @@
-package io.dpone.route;
+package io.dpone.quality;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Only a single-column NOT NULL primary key may stand in for a distinct set (its count is the row count). */
-class ChunkProducerUniqueKeyTest {
+class SourceStatsCollectorUniqueKeyTest {
     private static SourceTable table(boolean idNullable, String... key) {
         return new SourceTable(new TableRef("dbo", "t"), List.of(
             new SourceColumn("Id", "int", idNullable, new IntegerType(32, false)),
@@ -20,14 +20,14 @@ class ChunkProducerUniqueKeyTest {
 
     @Test
     void singleNotNullKey() {
-        assertEquals("Id", ChunkProducer.uniqueKey(table(false, "id")));
+        assertEquals("Id", SourceStatsCollector.uniqueKey(table(false, "id")));
     }
 
     @Test
     void compositeNullableOrMissingKeysKeepTheSet() {
-        assertNull(ChunkProducer.uniqueKey(table(false, "id", "line")));
-        assertNull(ChunkProducer.uniqueKey(table(true, "id")));
-        assertNull(ChunkProducer.uniqueKey(table(false)));
-        assertNull(ChunkProducer.uniqueKey(table(false, "not_selected")));
+        assertNull(SourceStatsCollector.uniqueKey(table(false, "id", "line")));
+        assertNull(SourceStatsCollector.uniqueKey(table(true, "id")));
+        assertNull(SourceStatsCollector.uniqueKey(table(false)));
+        assertNull(SourceStatsCollector.uniqueKey(table(false, "not_selected")));
     }
 }

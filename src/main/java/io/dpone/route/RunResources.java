@@ -1,0 +1,109 @@
+package io.dpone.route;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.source.SourceReader;
+import java.util.function.Supplier;
+
+/**
+ * The closeable things a run opens: the ClickHouse endpoint, the source reader, the chunk producer and the object
+ * staging. Each is opened at most once; the owner (the runner that created the run) closes them all, in reverse
+ * order of dependency, exactly once. Steps use them and never close them.
+ */
+public final class RunResources implements AutoCloseable {
+    private ClickHouseEndpoint clickhouse;
+    private SourceReader source;
+    private ChunkProducer producer;
+    private ObjectStaging objectStaging;
+    private boolean closed;
+
+    /** The run's ClickHouse endpoint, opened with {@code open} on first use. */
+    public synchronized ClickHouseEndpoint clickhouse(Supplier<ClickHouseEndpoint> open) {
+        ensureOpen();
+        if (clickhouse == null) {
+            clickhouse = open.get();
+        }
+        return clickhouse;
+    }
+
+    /** The run's ClickHouse endpoint; fails if no step opened it yet. */
+    public synchronized ClickHouseEndpoint clickhouse() {
+        return require(clickhouse, "ClickHouse endpoint");
+    }
+
+    public synchronized boolean hasClickHouse() {
+        return clickhouse != null;
+    }
+
+    public synchronized SourceReader source() {
+        return require(source, "source reader");
+    }
+
+    public synchronized void source(SourceReader reader) {
+        ensureOpen();
+        source = once(source, reader, "source reader");
+    }
+
+    public synchronized ChunkProducer producer() {
+        return require(producer, "chunk producer");
+    }
+
+    public synchronized boolean hasProducer() {
+        return producer != null;
+    }
+
+    public synchronized void producer(ChunkProducer p) {
+        ensureOpen();
+        producer = once(producer, p, "chunk producer");
+    }
+
+    /** The run's object staging, or null for a route that stages no objects. */
+    public synchronized ObjectStaging objectStaging() {
+        return objectStaging;
+    }
+
+    public synchronized void objectStaging(ObjectStaging staging) {
+        ensureOpen();
+        objectStaging = once(objectStaging, staging, "object staging");
+    }
+
+    /** Stops the producer first (it reads from the source), then closes the source, the store and the endpoint. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (producer != null) {
+            producer.close();
+        }
+        if (source != null) {
+            source.close();
+        }
+        if (objectStaging != null) {
+            objectStaging.store().close();
+        }
+        if (clickhouse != null) {
+            clickhouse.close();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the run's resources are already closed");
+        }
+    }
+
+    private static <T> T once(T current, T next, String what) {
+        if (current != null) {
+            throw new IllegalStateException("the run's " + what + " is already open");
+        }
+        return next;
+    }
+
+    private static <T> T require(T value, String what) {
+        if (value == null) {
+            throw new IllegalStateException("the run's " + what + " is not open yet");
+        }
+        return value;
+    }
+}
