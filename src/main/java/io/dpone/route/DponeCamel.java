@@ -49,6 +49,7 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("prepareStaging", new PrepareStagingProcessor());
         beans.put("loadChunk", new LoadChunkProcessor());
         beans.put("qualityGates", new QualityGateProcessor());
+        beans.put("restoreGates", new RestoreGatesProcessor());
         beans.put("publish", new PublishProcessor());
         beans.put("dropPredecessor", new DropPredecessorProcessor());
         beans.put("cleanupAudit", new CleanupAuditProcessor());

@@ -61,7 +61,6 @@ public final class PrepareStagingProcessor implements Processor {
             // a previous attempt of this run id already published; only its cleanup can be outstanding
             run.markResumedAfterPublish();
             run.spoolDir(SpoolDirectory.fresh(plan.workDir(), plan.runKey())); // the audit then removes it
-            exchange.setProperty(CHUNKS, List.of().iterator());
             run.counters().addStep("prepare", t0);
             return;
         }

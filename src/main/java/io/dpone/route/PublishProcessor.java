@@ -17,16 +17,14 @@ public final class PublishProcessor implements Processor {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         SinkSpec sink = run.plan().manifest().sink();
         TableAdmin admin = new TableAdmin(run.clickhouse());
-        if (!run.resumedAfterPublish()) {
-            long t0 = System.nanoTime();
-            RunJournal.save(run);
-            if (admin.exists(sink.table().schema(), sink.table().name())) {
-                admin.exchange(sink.stagingSchema(), run.stagingTable(), sink.table().schema(), sink.table().name());
-            } else {
-                admin.rename(sink.stagingSchema(), run.stagingTable(), sink.table().schema(), sink.table().name());
-            }
-            run.markPublished();
-            run.counters().addStep("finalize", t0);
+        long t0 = System.nanoTime();
+        RunJournal.save(run);
+        if (admin.exists(sink.table().schema(), sink.table().name())) {
+            admin.exchange(sink.stagingSchema(), run.stagingTable(), sink.table().schema(), sink.table().name());
+        } else {
+            admin.rename(sink.stagingSchema(), run.stagingTable(), sink.table().schema(), sink.table().name());
         }
+        run.markPublished();
+        run.counters().addStep("finalize", t0);
     }
 }

@@ -29,9 +29,6 @@ public final class PullProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        if (run.resumedAfterPublish()) {
-            return;
-        }
         long t0 = System.nanoTime();
         String key = all ? run.resources().objectStaging().key("chunk-*." + run.format().extension())
             : exchange.getProperty(UploadChunkProcessor.KEY, String.class);

@@ -25,16 +25,12 @@ public final class QualityGateProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
-        if (run.resumedAfterPublish()) {
-            RunJournal.load(run).gates().forEach(run::addGate);
-            return;
-        }
         long t0 = System.nanoTime();
         ChunkProducer producer = run.resources().producer();
         SourceStats source = producer.stats();
         run.sourceStats(source);
         run.counters().setStep("source_read", producer.readNanos() / 1_000_000);
-        // prepare started it on the staging table (only a resume after publish, handled above, has none)
+        // prepare started it on the staging table (a resume after publish has none: the route skips this step)
         TargetStats target = run.stagingStats().finish(List.copyOf(source.distinctCounts().keySet()));
         var columns = run.table().columns();
         List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
