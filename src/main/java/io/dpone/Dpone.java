@@ -43,10 +43,6 @@ public final class Dpone {
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }
-        java.util.Optional<RunReport> cluster = FullRefreshRunner.cluster(m, runId, context);
-        if (cluster.isPresent()) {
-            return cluster.get(); // before Camel starts: a cluster publication runs no transfer route
-        }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
             return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);
         } catch (DponeException e) {

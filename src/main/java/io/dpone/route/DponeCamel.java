@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.publication.runtime.ClusterPublicationJob;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.main.Main;
@@ -59,6 +60,9 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("pullChunk", new PullProcessor(false));
         beans.put("pullAll", new PullProcessor(true));
         beans.put("deleteStagedObjects", new DeleteStagedObjectsProcessor());
+        beans.put("clusterDecide", new ClusterStepProcessor(ClusterPublicationJob::decide));
+        beans.put("clusterAdmit", new ClusterStepProcessor(ClusterPublicationJob::admit));
+        beans.put("clusterPublish", new ClusterStepProcessor(ClusterPublicationJob::publish));
         beans.put("dponePhaseWatchdog", new PhaseInterceptStrategy());
         beans.putAll(overrides);
         beans.forEach(main::bind);

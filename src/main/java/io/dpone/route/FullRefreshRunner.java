@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import io.dpone.publication.runtime.ClusterPublicationJob;
+import io.dpone.publication.runtime.ClusterPublicationRunner;
 import org.apache.camel.CamelExecutionException;
 
 /**
@@ -29,22 +31,32 @@ public final class FullRefreshRunner {
         this.workDir = workDir;
     }
 
+    /**
+     * Runs {@code manifest}: through the {@code cluster_publication} route when it requests a cluster publication
+     * (the one place a run is dispatched there, for the CLI, the Java API and serve jobs; a requested cluster
+     * publication never falls back to a local route), otherwise through its transfer route.
+     */
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
-        return cluster(manifest, runId, context).orElseGet(() -> run(manifest, runId, progress, 0));
+        if (ClusterPublicationRunner.requested(manifest)) {
+            return cluster(manifest, runId);
+        }
+        return run(manifest, runId, progress, 0);
     }
 
-    /**
-     * The report of the cluster publication {@code manifest} requests, run with {@code context}; empty when it asks
-     * for a local run. The one place a run is dispatched to the cluster path (the CLI, the Java API and serve jobs):
-     * a requested cluster publication never falls back to a local route.
-     */
-    public static java.util.Optional<RunReport> cluster(BatchManifest manifest, String runId,
-                                                        ConnectionContext context) {
-        if (!io.dpone.publication.runtime.ClusterPublicationRunner.requested(manifest)) {
-            return java.util.Optional.empty();
+    private RunReport cluster(BatchManifest manifest, String runId) {
+        try (ClusterPublicationJob job = ClusterPublicationJob.of(manifest, runId, context, System::getenv)) {
+            List<Blocker> blockers = List.of();
+            try {
+                camel.call(ClusterPublicationRunner.ROUTE_ID, job);
+            } catch (RuntimeException e) {
+                Throwable cause = e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e;
+                if (!(cause instanceof DponeException)) { // a crash: the caller's failure handling reports it
+                    throw cause instanceof RuntimeException r ? r : e;
+                }
+                blockers = blockersOf(cause);
+            }
+            return RunReport.ofCluster(job.result(blockers));
         }
-        return java.util.Optional.of(RunReport.ofCluster(new io.dpone.publication.runtime.ClusterPublicationRunner(
-            context, System::getenv).run(manifest, runId)));
     }
 
     /** As {@link #run(BatchManifest, String, ProgressListener)}, reading at most {@code rowLimit} rows (0: all). */

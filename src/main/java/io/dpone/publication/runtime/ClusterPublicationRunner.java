@@ -1,62 +1,20 @@
 package io.dpone.publication.runtime;
 
-import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseEndpoints;
-import io.dpone.clickhouse.ServerClickHouseEndpoint;
 import io.dpone.connect.ConnectionContext;
-import io.dpone.connect.ConnectionSpec;
-import io.dpone.connect.ConnectionType;
-import io.dpone.error.Blocker;
-import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
-import io.dpone.publication.MemberId;
-import io.dpone.publication.admission.ConfiguredEndpointResolver;
-import io.dpone.publication.admission.EndpointResolver;
-import io.dpone.publication.artifact.ArtifactStore;
-import io.dpone.publication.artifact.FileArtifactStore;
-import io.dpone.publication.artifact.ParquetArtifactExtraction;
-import io.dpone.publication.clickhouse.ClickHouseClusterDdl;
-import io.dpone.publication.clickhouse.ClickHouseClusterMember;
-import io.dpone.publication.keeper.KeeperMapAuthority;
-import io.dpone.publication.plan.PublicationDecision;
 import io.dpone.publication.plan.PublicationPlanner;
 import io.dpone.publication.protocol.ClusterMember;
-import io.dpone.publication.protocol.ClusterPublication;
-import io.dpone.publication.protocol.OperationIds;
-import io.dpone.publication.protocol.PublicationClock;
-import io.dpone.publication.protocol.PublicationEnvironment;
-import io.dpone.publication.protocol.PublicationMode;
-import io.dpone.publication.protocol.PublicationOutcome;
-import io.dpone.publication.protocol.PublicationSettings;
-import io.dpone.publication.protocol.PublicationTarget;
-import io.dpone.publication.protocol.SourceState;
-import io.dpone.publication.receipt.FileReceiptStore;
-import io.dpone.report.Json;
-import io.dpone.source.JdbcSourceReader;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * {@code dpone run} for a manifest that requests a cluster publication: static decision, artifact store check
- * (before any lock), runtime admission (before any extraction), then the protocol with the real adapters:
- * ClickHouse members over direct connections, ON CLUSTER DDL through the sink connection, the KeeperMap
- * authority, the file artifact and receipt stores and the Parquet extraction. Never falls back to a local
- * publication.
- *
- * <p>Sink alias options read here: {@code members} (advertised {@code host:port=alias} pairs, see
- * {@link ConfiguredEndpointResolver}), {@code authority_database} / {@code authority_table} /
- * {@code authority_keeper_path} (default {@code dpone_authority.publication_fence} at
- * {@code /dpone/publication_fence}), {@code max_recovery_window} and {@code ddl_wait} (ISO-8601 durations).
+ * A cluster publication without Camel: the steps of a {@link ClusterPublicationJob} in order. The product's entry
+ * points (the CLI, the Java API, serve jobs) run the same steps through the {@code cluster_publication} route; the
+ * live certification and the integration tests call this runner.
  */
 public final class ClusterPublicationRunner {
-    /** The route id a cluster publication reports (it runs no transfer route). */
+    /** The id of the route a cluster publication runs through (and reports). */
     public static final String ROUTE_ID = "cluster_publication";
     private final ConnectionContext context;
     private final Function<String, String> env;
@@ -79,126 +37,17 @@ public final class ClusterPublicationRunner {
         return PublicationPlanner.decide(m, name -> null).requested();
     }
 
+    /** Runs the three steps of a {@link ClusterPublicationJob} in order, without Camel (live certification, tests). */
     public ClusterRun run(BatchManifest m, String runId) {
-        Instant started = Instant.now();
-        PublicationDecision decision = PublicationPlanner.decide(m, env);
-        if (!io.dpone.manifest.RunId.valid(runId)) {
-            return report(m, runId, started, decision, null, null, List.of(Blocker.of(BlockerCode.RUN_ID_INVALID,
-                "--run-id", "run id must be 1-128 characters of letters, digits, '.', '_' or '-'")));
-        }
-        PublicationMode mode = PublicationMode.ofReplicationMode(decision.replicationMode());
-        if (!decision.blockers().isEmpty()) {
-            return report(m, runId, started, decision, null, null, decision.blockers());
-        }
-        Path store;
-        try {
-            store = artifactStore(m, mode);
-        } catch (DponeException e) {
-            return report(m, runId, started, decision, null, null, e.blockers());
-        }
-        PublicationTarget target = new PublicationTarget(mode, decision.cluster(), m.sink().table().schema(),
-            m.sink().table().name(), decision.engine(), m.sink().options().orderBy(), decision.externalContentRowBudget());
-        String operationId = OperationIds.operation(runId, planDigest(m, decision));
-        ConnectionSpec sinkSpec;
-        try {
-            sinkSpec = context.resolve(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref");
-        } catch (DponeException e) {
-            return report(m, runId, started, decision, operationId, null, e.blockers());
-        }
-        Duration recovery = duration(sinkSpec, "max_recovery_window", PublicationSettings.DEFAULTS.maxRecoveryWindow());
-        PublicationSettings settings = new PublicationSettings(PublicationSettings.DEFAULTS.ddlQueueRetention(),
-            recovery, duration(sinkSpec, "ddl_wait", PublicationSettings.DEFAULTS.ddlWait()),
-            PublicationSettings.DEFAULTS.pollInterval());
-        try (ClickHouseEndpoint entry = ClickHouseEndpoints.open(sinkSpec)) {
-            EndpointResolver resolver = new ConfiguredEndpointResolver(context, m.sink().connectionRef());
-            try (ClusterAdmission.Admitted admitted = ClusterAdmission.admit(entry, resolver, target, recovery);
-                 JdbcSourceReader source = JdbcSourceReader.open(context.resolve(m.source().connectionRef(),
-                     ConnectionType.MSSQL, "source.connection_ref"))) {
-                if (!(entry instanceof ServerClickHouseEndpoint server)) {
-                    throw new DponeException(BlockerCode.PUBLICATION_CLUSTER_DDL_UNAVAILABLE, "sink.connection_ref",
-                        "the sink connection cannot run distributed DDL");
-                }
-                ArtifactStore artifacts = new FileArtifactStore(store);
-                Map<MemberId, ClusterMember> members = new LinkedHashMap<>();
-                admitted.endpoints().forEach((id, e) ->
-                    members.put(id, memberDecorator.apply(new ClickHouseClusterMember(id, e, artifacts))));
-                KeeperMapAuthority authority = KeeperMapAuthority.open(entry,
-                    sinkSpec.option("authority_database", "dpone_authority"),
-                    sinkSpec.option("authority_table", "publication_fence"),
-                    sinkSpec.option("authority_keeper_path", "/dpone/publication_fence"));
-                long budget = decision.externalContentRowBudget() == null || mode == PublicationMode.INTERNAL
-                    ? 0 : decision.externalContentRowBudget();
-                long maxBytes = m.sink().maxSourceBytes() == null ? 0 : m.sink().maxSourceBytes();
-                PublicationEnvironment environment = new PublicationEnvironment(runId, operationId, target,
-                    admitted.inventory(), members, new ClickHouseClusterDdl(target.cluster(), server, settings.ddlWait()),
-                    authority, artifacts, new ParquetArtifactExtraction(source, m.source().table(),
-                        m.source().columns(), maxBytes, budget),
-                    new FileReceiptStore(store), SourceState.NONE, PublicationClock.SYSTEM, settings);
-                PublicationOutcome outcome = new ClusterPublication(environment).run();
-                return report(m, runId, started, decision, operationId, result(decision, operationId, admitted, outcome),
-                    outcome.blockers());
+        try (ClusterPublicationJob job = new ClusterPublicationJob(m, runId, context, env, memberDecorator)) {
+            try {
+                job.decide();
+                job.admit();
+                job.publish();
+                return job.result(List.of());
+            } catch (DponeException e) {
+                return job.result(e.blockers());
             }
-        } catch (DponeException e) {
-            return report(m, runId, started, decision, operationId, null, e.blockers());
         }
     }
-
-    private Path artifactStore(BatchManifest m, PublicationMode mode) {
-        if (mode == PublicationMode.EXTERNAL) {
-            PublicationPlanner.artifactStoreBlocker(m, env).ifPresent(b -> {
-                throw new DponeException(b);
-            });
-        }
-        // internal mode seals the artifact too (one replayable extraction); without a configured store it
-        // lives under the dpone home, which is durable worker storage in the pod layout
-        return PublicationPlanner.artifactStore(m, env).map(Path::of)
-            .orElseGet(() -> io.dpone.connect.EmbeddedDefaults.home().resolve("artifacts").toAbsolutePath());
-    }
-
-    private static Duration duration(ConnectionSpec spec, String option, Duration fallback) {
-        String text = spec.option(option, null);
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            return Duration.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw new DponeException(BlockerCode.CONNECTION_CONTEXT_INVALID, "connections." + spec.alias() + ".options."
-                + option, "not an ISO-8601 duration (e.g. PT24H)");
-        }
-    }
-
-    /** The plan digest: everything that shapes what is published, so a changed plan is a new operation. */
-    static String planDigest(BatchManifest m, PublicationDecision d) {
-        Map<String, Object> plan = new TreeMap<>();
-        plan.put("source", m.source().table().toString());
-        plan.put("columns", m.source().columns());
-        plan.put("target", m.sink().table().toString());
-        plan.put("order_by", m.sink().options().orderBy());
-        plan.put("max_source_bytes", m.sink().maxSourceBytes());
-        plan.put("decision", Map.of("mode", d.mode(), "cluster", d.cluster(), "engine", d.engine(),
-            "budget", String.valueOf(d.externalContentRowBudget())));
-        try {
-            return MemberId.Digests.sha256Hex(Json.MAPPER.writeValueAsString(plan));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static ClusterPublicationResult result(PublicationDecision d, String operationId,
-                                                   ClusterAdmission.Admitted admitted, PublicationOutcome o) {
-        return new ClusterPublicationResult(d.mode(), d.replicationMode(), d.cluster(), operationId,
-            admitted.inventory().digest(), admitted.inventory().members().stream().map(MemberId::value).toList(),
-            o.phase() == null ? null : o.phase().name(), o.resumedFrom() == null ? null : o.resumedFrom().name(),
-            o.committed(), o.cleanupComplete(), o.receipt());
-    }
-
-    private static ClusterRun report(BatchManifest m, String runId, Instant started, PublicationDecision d,
-                                     String operationId, ClusterPublicationResult result, List<Blocker> blockers) {
-        ClusterPublicationResult r = result != null ? result : new ClusterPublicationResult(d.mode(),
-            d.replicationMode(), d.cluster(), operationId, null, List.of(), null, null, false, false, null);
-        return new ClusterRun(runId, m.name(), m.source().table().toString(), m.sink().table().toString(), started,
-            Instant.now(), r, blockers);
-    }
-
 }

@@ -15,7 +15,11 @@ import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Files;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.route.DponeCamel;
+import io.dpone.route.FullRefreshRunner;
 import java.nio.file.Path;
+import org.apache.camel.api.management.ManagedCamelContext;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -101,6 +105,23 @@ class ClusterPublicationRunnerTest {
         assertEquals(List.of("publication.artifact_store_missing"), codes(r));
         assertEquals("cluster_publication", r.routeId(), "never the local route");
         assertFalse(Files.exists(dir.resolve("work")));
+    }
+
+    @Test
+    void aClusterRunGoesThroughTheClusterPublicationRouteAndStopsAtTheStepThatRefusedIt() throws Exception {
+        try (DponeCamel camel = DponeCamel.start(null, true)) {
+            RunReport r = new FullRefreshRunner(camel, context("127.0.0.1:9000=" + ALIAS), dir.resolve("work"))
+                .run(ManifestLoader.load(manifest("external", "MergeTree", true)), "cluster-run-1",
+                    ProgressListener.NONE);
+            assertEquals(List.of("publication.member_unresolved"), codes(r));
+            ManagedCamelContext managed = camel.context().getCamelContextExtension()
+                .getContextPlugin(ManagedCamelContext.class);
+            assertEquals(1, managed.getManagedProcessor("cluster_publication.decide").getExchangesCompleted());
+            assertEquals(1, managed.getManagedProcessor("cluster_publication.admit").getExchangesFailed());
+            assertEquals(0, managed.getManagedProcessor("cluster_publication.publish").getExchangesTotal(),
+                "nothing after the refusing step runs");
+        }
+        assertNothingWritten();
     }
 
     @Test
