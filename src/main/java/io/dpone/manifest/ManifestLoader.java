@@ -29,11 +29,12 @@ public final class ManifestLoader {
 
     /** Loads and validates; throws {@link DponeException} with every blocker found. */
     public static BatchManifest load(Path file) {
-        JsonNode root = FILE.read(file);
+        YamlMappingFile.Document document = FILE.read(file);
+        JsonNode root = document.root();
         List<Blocker> blockers = new ArrayList<>();
         Set<String> secretPaths = new HashSet<>();
         scanForSecrets(root, "", blockers, secretPaths);
-        blockers.addAll(ManifestSchema.validate(root, secretPaths));
+        blockers.addAll(ManifestSchema.validate(root, secretPaths, document.locations()));
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }

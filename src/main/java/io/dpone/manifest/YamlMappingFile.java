@@ -20,8 +20,12 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
     private static final ObjectMapper YAML = new ObjectMapper(
         YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
+    /** A document's root mapping and where each of its paths starts. */
+    public record Document(JsonNode root, YamlLocations locations) {
+    }
+
     /** The root mapping of {@code file}; a typed blocker at {@code $} otherwise. */
-    public JsonNode read(Path file) {
+    public Document read(Path file) {
         String text;
         try {
             text = Files.readString(file);
@@ -33,7 +37,7 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
             if (root == null || !root.isObject()) {
                 throw new DponeException(notMapping, "$", what + " must be a YAML mapping");
             }
-            return root;
+            return new Document(root, YamlLocations.of(text));
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();

@@ -1,5 +1,7 @@
 package io.dpone.serve;
 
+import java.nio.file.Files;
+import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,6 +81,38 @@ class ServeConfigTest {
             "serve.config_invalid@camel_properties.dpone.x")) {
             assertTrue(at.contains(expected), () -> expected + " not in " + at);
         }
+    }
+
+    @Test
+    void schemaViolationsCarryTheirLineAndColumn() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        Path file = Manifests.write(dir.resolve("located.yaml"), """
+            http:
+              port: 0
+            jobs:
+              - name: a
+                manifest: %s
+                schedule: {every: 10s}
+                colour: blue
+              - name: b
+                manifest: %s
+                schedule: {start_after: 1s}
+            """.formatted(manifest, manifest));
+        List<Blocker> blockers = assertThrows(DponeException.class, () -> ServeConfigLoader.load(file)).blockers();
+        Map<String, Blocker> by = blockers.stream().collect(Collectors.toMap(Blocker::subject, b -> b, (a, b) -> a));
+        assertEquals(Map.of("line", 2, "column", 3), by.get("http.port").details(), blockers.toString());
+        assertEquals("must be at least 1", by.get("http.port").message());
+        assertEquals(Map.of("line", 7, "column", 5), by.get("jobs[0].colour").details());
+        assertEquals("unknown key 'colour'", by.get("jobs[0].colour").message());
+        assertTrue(by.get("jobs[1].schedule").message().startsWith("must be a mapping with exactly one of 'every'"),
+            by.get("jobs[1].schedule").message());
+        assertEquals(Map.of("line", 10, "column", 5), by.get("jobs[1].schedule").details());
+    }
+
+    @Test
+    void publishedSchemaInDocsIsTheOneTheLoaderUses() throws Exception {
+        assertEquals(Files.readString(Path.of("src/main/resources" + ServeConfigLoader.SCHEMA)),
+            Files.readString(Path.of("docs/serve-config.schema.json")));
     }
 
     @Test
