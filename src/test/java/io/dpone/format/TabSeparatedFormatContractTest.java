@@ -1,0 +1,9 @@
+package io.dpone.format;
+
+/** {@link TabSeparatedFormat} keeps the {@link ChunkFormatContract}. */
+class TabSeparatedFormatContractTest extends ChunkFormatContract {
+    @Override
+    ChunkFormat format() {
+        return new TabSeparatedFormat();
+    }
+}
