@@ -70,7 +70,7 @@ final class RouteCertifier {
     Outcome preflight(BatchManifest manifest, String routeId, String runId) {
         TableRef target = safeTarget(manifest, routeId);
         TransferRun run = new TransferRun(io.dpone.route.RunPlan.of(manifest.withTarget(target, routeId),
-            routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0));
+            routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0, camel.connectors()));
         long t0 = System.nanoTime();
         List<Blocker> blockers = new RoutePreflight(camel).probe(run);
         long ms = (System.nanoTime() - t0) / 1_000_000;

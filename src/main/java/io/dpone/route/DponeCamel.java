@@ -64,6 +64,7 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("clusterAdmit", new ClusterStepProcessor(ClusterPublicationJob::admit));
         beans.put("clusterPublish", new ClusterStepProcessor(ClusterPublicationJob::publish));
         beans.put("dponePhaseWatchdog", new PhaseInterceptStrategy());
+        beans.put(RunConnectors.BEAN, RunConnectors.REAL);
         beans.putAll(overrides);
         beans.forEach(main::bind);
         try {
@@ -76,6 +77,12 @@ public final class DponeCamel implements AutoCloseable {
 
     public CamelContext context() {
         return main.getCamelContext();
+    }
+
+    /** How runs in this context open their endpoint, source and object staging (bean {@value RunConnectors#BEAN}). */
+    public RunConnectors connectors() {
+        RunConnectors c = context().getRegistry().lookupByNameAndType(RunConnectors.BEAN, RunConnectors.class);
+        return c != null ? c : RunConnectors.REAL;
     }
 
     /** Sends {@code body} to {@code direct:routeId} and waits; the route's failure is rethrown. */

@@ -70,7 +70,8 @@ public final class FullRefreshRunner {
             throw new DponeException(BlockerCode.RUN_ROUTE_UNAVAILABLE, "sink.options.route",
                 "route '" + routeId + "' is not available in this runtime");
         }
-        TransferRun run = new TransferRun(RunPlan.of(manifest, runId, context, workDir, progress, routeId, rowLimit));
+        TransferRun run = new TransferRun(RunPlan.of(manifest, runId, context, workDir, progress, routeId, rowLimit,
+            camel.connectors()));
         List<Blocker> blockers = List.of();
         try {
             camel.call(run.plan().routeId(), run);

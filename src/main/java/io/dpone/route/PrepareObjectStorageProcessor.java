@@ -48,8 +48,9 @@ public final class PrepareObjectStorageProcessor implements Processor {
                 e.getMessage());
         }
         ClickHouseEndpoint clickhouse = run.openClickHouse();
-        StagingStore store = StagingStore.open(run.plan().context().resolve(cfg.runtimeConnectionId(),
-            ConnectionType.S3, PATH + ".object_storage.runtime_access.connection_id"), prefix.bucket());
+        StagingStore store = run.plan().connectors().stagingStore(run.plan().context().resolve(
+            cfg.runtimeConnectionId(), ConnectionType.S3, PATH + ".object_storage.runtime_access.connection_id"),
+            prefix.bucket());
         run.resources().objectStaging(new ObjectStaging(store, prefix, cfg, function, bulk.cluster()));
         if (store.embedded() && "named_collection".equals(cfg.readMode()) && "embedded".equals(clickhouse.kind())) {
             provisionNamedCollection(clickhouse, cfg.namedCollection(), store);

@@ -14,11 +14,11 @@ import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.quality.FidelityColumns;
 import io.dpone.quality.SourceStatsCollector;
-import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.RangeCursors;
 import io.dpone.source.ReadPlan;
 import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
+import io.dpone.source.SourceReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,9 +69,9 @@ public final class PrepareStagingProcessor implements Processor {
         admin.drop(sink.stagingSchema(), stagingTable); // our own leftover from a crashed attempt, if any
 
         var src = plan.manifest().source();
-        Supplier<JdbcSourceReader> openSource = () -> JdbcSourceReader.open(plan.context().resolve(
+        Supplier<SourceReader> openSource = () -> plan.connectors().source(plan.context().resolve(
             src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref"));
-        JdbcSourceReader source = openSource.get();
+        SourceReader source = openSource.get();
         run.resources().source(source);
         run.described(source.describe(src.table(), src.columns()),
             ChunkFormats.byName(exchange.getProperty(FORMAT, String.class)), Instant.now());

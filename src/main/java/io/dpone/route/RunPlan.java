@@ -16,16 +16,17 @@ import java.util.UUID;
  *
  * @param loadId    a fresh id per attempt, written into every loaded row's metadata columns
  * @param rowLimit  0 for the whole table; a certification scenario may sample the first N rows in key order
+ * @param connectors how the run opens its endpoint, source and object staging
  */
 public record RunPlan(BatchManifest manifest, String runId, String runKey, String loadId, Instant startedAt,
                       ConnectionContext context, Path workDir, ProgressListener progress, String routeId,
-                      long rowLimit) {
+                      long rowLimit, RunConnectors connectors) {
 
     /** The plan of a new attempt of {@code runId} on {@code routeId}. */
     public static RunPlan of(BatchManifest manifest, String runId, ConnectionContext context, Path workDir,
-                             ProgressListener progress, String routeId, long rowLimit) {
+                             ProgressListener progress, String routeId, long rowLimit, RunConnectors connectors) {
         return new RunPlan(manifest, runId, keyOf(runId), UUID.randomUUID().toString(), Instant.now(), context,
-            workDir, progress, routeId, rowLimit);
+            workDir, progress, routeId, rowLimit, connectors);
     }
 
     /** A short stable identifier-safe key for a run id (run ids may hold '.' and '-'). */

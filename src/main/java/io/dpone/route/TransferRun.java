@@ -1,7 +1,6 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.connect.ConnectionType;
 import io.dpone.clickhouse.PartwiseTableStats;
@@ -62,7 +61,7 @@ public final class TransferRun {
 
     /** The run's ClickHouse endpoint ({@code sink.connection_ref}), opened on first use and owned by the resources. */
     public ClickHouseEndpoint openClickHouse() {
-        return resources.clickhouse(() -> ClickHouseEndpoints.open(plan.context().resolve(
+        return resources.clickhouse(() -> plan.connectors().clickhouse(plan.context().resolve(
             plan.manifest().sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref")));
     }
 

@@ -1,0 +1,246 @@
+package io.dpone.route;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionSpec;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.connect.Secret;
+import io.dpone.error.DponeException;
+import io.dpone.format.ParquetFormat;
+import io.dpone.format.RowBinaryFormat;
+import io.dpone.manifest.ColumnarFastPath;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.manifest.TableRef;
+import io.dpone.quality.GateResult;
+import io.dpone.quality.SourceStats;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.SourceReader;
+import io.dpone.source.SourceTable;
+import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.StringType;
+import io.dpone.storage.InMemoryObjectStore;
+import io.dpone.storage.RunPrefix;
+import io.dpone.storage.StagingStore;
+import io.dpone.testing.Manifests;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The transfer route's steps one at a time, against in-memory fakes of the endpoint ({@link FakeClickHouseEndpoint}),
+ * the object store ({@link InMemoryObjectStore}) and the run's connectors: what each step sends, in which order, what
+ * it counts, and what it leaves behind. The engine tests run the same steps on the real stack.
+ */
+class TransferProcessorsTest {
+    private static final String DB = "analytics";
+    private static final SourceTable TABLE = new SourceTable(new TableRef("dbo", "orders"),
+        List.of(new SourceColumn("id", "int", false, new IntegerType(32, false)),
+            new SourceColumn("status", "nvarchar", true, new StringType())), List.of("id"));
+
+    @TempDir
+    Path dir;
+    FakeClickHouseEndpoint ch;
+    InMemoryObjectStore objects;
+    TransferRun run;
+
+    @BeforeEach
+    void setUp() {
+        ch = new FakeClickHouseEndpoint().database(DB);
+        objects = new InMemoryObjectStore();
+        RunConnectors fakes = new RunConnectors() {
+            @Override
+            public ClickHouseEndpoint clickhouse(ConnectionSpec spec) {
+                return ch;
+            }
+
+            @Override
+            public SourceReader source(ConnectionSpec spec) {
+                throw new AssertionError("no step under test reads the source");
+            }
+
+            @Override
+            public StagingStore stagingStore(ConnectionSpec spec, String bucket) {
+                return StagingStore.of(objects, bucket, "http://objects.test", Secret.of("ak"), Secret.of("sk"));
+            }
+        };
+        ConnectionContext context = ConnectionContext.of(Map.of(
+            "mssql_test", new ContextEntry("mssql_test", ConnectionType.MSSQL, "jdbc:h2:mem:x", "sa", null, null,
+                false, Map.of()),
+            "clickhouse_test", new ContextEntry("clickhouse_test", ConnectionType.CLICKHOUSE, null, null, null, null,
+                true, Map.of())), false);
+        run = new TransferRun(RunPlan.of(ManifestLoader.load(Manifests.fullRefresh(dir, "orders", DB, null)), "run-1",
+            context, dir.resolve("state"), ProgressListener.NONE, "typed_binary_streaming", 0, fakes));
+        run.openClickHouse();
+    }
+
+    private Exchange exchange(Object body) {
+        Exchange e = new DefaultExchange(new DefaultCamelContext());
+        e.setProperty(RouteProperties.RUN, run);
+        e.getIn().setBody(body);
+        return e;
+    }
+
+    private Path chunk(String name, byte[] bytes) throws Exception {
+        Files.createDirectories(dir.resolve("spool"));
+        return Files.write(dir.resolve("spool").resolve(name), bytes);
+    }
+
+    private String staging() {
+        return "__dpone_stg__orders__" + run.plan().runKey();
+    }
+
+    private ObjectStaging objectStaging() {
+        ColumnarFastPath cfg = new ColumnarFastPath("enabled", "s3", null, "s3://stage-bucket/dpone/{run_id}/",
+            "s3_stage", "named_collection", "dpone_stage", true, true);
+        ObjectStaging staging = new ObjectStaging(run.plan().connectors().stagingStore(null, "stage-bucket"),
+            RunPrefix.of(cfg.uriPrefix(), "run-1"), cfg, "s3", null);
+        run.resources().objectStaging(staging);
+        return staging;
+    }
+
+    @Test
+    void loadChunkInsertsTheChunkIntoThisRunsStagingTableThenDeletesItAndCountsIt() throws Exception {
+        run.claimStaging();
+        run.described(TABLE, new RowBinaryFormat(), Instant.parse("2026-01-01T00:00:00Z"));
+        Path file = chunk("chunk-000000.bin", new byte[] {1, 2, 3, 4, 5});
+        new LoadChunkProcessor().process(exchange(new Chunk(0, file, 3, 5)));
+
+        assertEquals(1, ch.inserts.size());
+        ClickHouseEndpoint.InsertFile insert = ch.inserts.get(0);
+        assertEquals("`analytics`.`" + staging() + "`", insert.table());
+        assertEquals("`id`, `status`, " + String.join(", ", MetadataColumns.NAMES.stream()
+            .map(n -> "`" + n + "`").toList()), insert.columns());
+        assertTrue(insert.selectList().contains("'run-1'"), insert.selectList());
+        assertEquals("RowBinary", insert.format());
+        assertEquals(file, insert.file());
+        assertFalse(Files.exists(file), "the chunk file is deleted once loaded");
+        assertEquals(List.of(3L, 5L, 1L), List.of(run.counters().rows(), run.counters().bytes(),
+            (long) run.counters().chunks()));
+        assertTrue(run.counters().stepMillis().containsKey("clickhouse_load"));
+    }
+
+    @Test
+    void uploadPutsTheChunkUnderTheRunPrefixAndThePullReadsExactlyThatObject() throws Exception {
+        run.claimStaging();
+        run.described(TABLE, new ParquetFormat(), Instant.parse("2026-01-01T00:00:00Z"));
+        ObjectStaging staging = objectStaging();
+        byte[] bytes = {9, 8, 7};
+        Path file = chunk("chunk-000000.parquet", bytes);
+        Exchange e = exchange(new Chunk(0, file, 2, 3));
+        new UploadChunkProcessor().process(e);
+        new PullProcessor(false).process(e);
+
+        String key = staging.key("chunk-000000.parquet");
+        assertEquals(List.of(key), objects.list(staging.prefix().keyPrefix()));
+        try (InputStream in = objects.get(key)) {
+            assertArrayEquals(bytes, in.readAllBytes());
+        }
+        assertFalse(Files.exists(file), "the local chunk is deleted once uploaded");
+        String pull = ch.statements.get(ch.statements.size() - 1);
+        assertTrue(pull.startsWith("INSERT INTO `analytics`.`" + staging() + "` (`id`, `status`, "), pull);
+        assertTrue(pull.contains("FROM s3(`dpone_stage`, url = 'http://objects.test/stage-bucket/" + key + "'"), pull);
+        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1"), pull);
+        assertFalse(pull.contains("ak") && pull.contains("'sk'"), "no key in the statement: the collection holds it");
+        assertEquals(List.of(2L, 3L, 1L), List.of(run.counters().rows(), run.counters().bytes(),
+            (long) run.counters().chunks()));
+    }
+
+    @Test
+    void publishRecordsTheEvidenceBeforeTheSwapAndExchangesAnExistingTarget() throws Exception {
+        run.claimStaging();
+        ch.table(DB, "orders", "dpone:run=older").table(DB, staging(), run.plan().generationComment());
+        run.sourceStats(new SourceStats(3, Map.of(), 0, 3, 10, Map.of(), Map.of()));
+        run.addGate(GateResult.passed("row_count", Map.of("source", 3, "target", 3)));
+        Path journal = RunJournal.path(run);
+        ch.beforeEach = sql -> {
+            if (sql.startsWith("EXCHANGE")) {
+                assertTrue(Files.exists(journal), "the run journal is durable before the swap");
+            }
+        };
+        new PublishProcessor().process(exchange(run));
+
+        assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
+        assertEquals("dpone:run=older", ch.comment(DB, staging()), "the predecessor waits under the staging name");
+        assertTrue(run.published());
+        assertEquals(List.of("row_count"), RunJournal.load(run).gates().stream().map(GateResult::gate).toList());
+    }
+
+    @Test
+    void aFirstPublicationRenamesTheStagingTableIntoPlace() {
+        run.claimStaging();
+        ch.table(DB, staging(), run.plan().generationComment());
+        run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+        new PublishProcessor().process(exchange(run));
+        assertTrue(ch.statements.stream().anyMatch(s -> s.startsWith("RENAME TABLE")), ch.statements.toString());
+        assertFalse(ch.exists(DB, staging()));
+        assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
+    }
+
+    @Test
+    void aFailedRunRemovesOnlyWhatItOwnsAndNeverTouchesTheTarget() throws Exception {
+        run.claimStaging();
+        ch.table(DB, "orders", "dpone:run=older").table(DB, staging(), run.plan().generationComment())
+            .table(DB, "__dpone_stg__orders__otherrun", "dpone:run=otherrun");
+        ObjectStaging staging = objectStaging();
+        Path one = chunk("one", new byte[] {1});
+        objects.put(staging.key("chunk-000000.parquet"), one);
+        objects.put("dpone/run-2/chunk-000000.parquet", one);
+        Path spool = Files.createDirectories(dir.resolve("state/spool").resolve(run.plan().runKey()));
+        run.spoolDir(spool);
+        Files.write(spool.resolve("chunk-000001.parquet"), new byte[] {1});
+
+        new FailedRunProcessor().process(exchange(run));
+
+        assertFalse(Files.exists(spool));
+        assertEquals(List.of("dpone/run-2/chunk-000000.parquet"), objects.list(""));
+        assertFalse(ch.exists(DB, staging()), "the run's own unpublished staging table is dropped");
+        assertEquals("dpone:run=older", ch.comment(DB, "orders"), "the target is untouched");
+        assertTrue(ch.exists(DB, "__dpone_stg__orders__otherrun"), "another run's staging table is not ours");
+    }
+
+    @Test
+    void aFailureAfterThePublicationKeepsThePredecessorForTheResume() {
+        run.claimStaging();
+        ch.table(DB, "orders", run.plan().generationComment()).table(DB, staging(), "dpone:run=older");
+        run.markPublished();
+        new FailedRunProcessor().process(exchange(run));
+        assertEquals("dpone:run=older", ch.comment(DB, staging()), "only the resume drops the predecessor");
+    }
+
+    @Test
+    void theCleanupAuditFailsOnAnythingTheRunLeftAndPassesWhenNothingIsLeft() throws Exception {
+        run.claimStaging();
+        ch.table(DB, staging(), "dpone:run=older");
+        ObjectStaging staging = objectStaging();
+        objects.put(staging.key("chunk-000000.parquet"), chunk("one", new byte[] {1}));
+        DponeException e = assertThrows(DponeException.class,
+            () -> new CleanupAuditProcessor().process(exchange(run)));
+        assertEquals("quality.stale_artifacts", e.blockers().get(0).code());
+        GateResult failed = run.gates().get(0);
+        assertEquals(Map.of("own_staging_tables_left", 1, "spooled_chunks_left", 0L, "staged_objects_left", 1L,
+            "other_runs_staging_tables", 1), failed.details());
+
+        new DropPredecessorProcessor().process(exchange(run));
+        new DeleteStagedObjectsProcessor().process(exchange(run));
+        new CleanupAuditProcessor().process(exchange(run));
+        assertEquals("passed", run.gates().get(1).status());
+        assertEquals(List.of(), objects.list(""));
+    }
+}
