@@ -1,6 +1,5 @@
 package io.dpone.storage;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -8,19 +7,14 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -28,7 +22,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -48,7 +41,6 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     /** Default region when none is given. S3Proxy and MinIO accept any region; chDB signs with this one. */
     public static final String DEFAULT_REGION = "us-east-1";
     private static final long MIB = 1024L * 1024L;
-    private static final int MAX_PARTS = 10_000;
 
     /**
      * Size knobs. {@code partSize} is buffered in memory once per concurrent {@code put}.
@@ -79,12 +71,16 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     private final String endpoint;
     private final String bucket;
     private final Tuning tuning;
+    private final S3Failures failures;
+    private final S3MultipartUpload multipart;
 
     private S3ObjectStore(S3Client s3, String endpoint, String bucket, Tuning tuning) {
         this.s3 = s3;
         this.endpoint = endpoint;
         this.bucket = bucket;
         this.tuning = tuning;
+        this.failures = new S3Failures(s3, bucket);
+        this.multipart = new S3MultipartUpload(s3, bucket, tuning.partSize(), failures);
     }
 
     /** Connects with {@link Tuning#DEFAULTS}. See {@link #connect(String, String, String, String, String, Tuning)}. */
@@ -160,63 +156,19 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
             size = Files.size(file);
         } catch (IOException e) {
             throw new ObjectStoreException(ObjectStoreException.Reason.FAILED,
-                    "cannot read local file " + file + " for upload to " + where(key) + " ("
+                    "cannot read local file " + file + " for upload to " + failures.where(key) + " ("
                             + e.getClass().getSimpleName() + ")", e);
         }
         if (size > tuning.multipartThreshold()) {
-            putMultipart(key, file, size);
+            multipart.put(key, file, size);
         } else {
             try {
-                String md5 = md5Of(file);
+                String md5 = ContentMd5.of(file);
                 s3.putObject(b -> b.bucket(bucket).key(key).contentLength(size).contentMD5(md5),
                         RequestBody.fromFile(file));
             } catch (IOException | RuntimeException e) {
-                throw failUpload("PutObject", key, e);
+                throw failures.failUpload("PutObject", key, e);
             }
-        }
-    }
-
-    private void putMultipart(String key, Path file, long size) {
-        long partSize = Math.max(tuning.partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
-        if (partSize > Tuning.MAX_PART_SIZE) {
-            throw new ObjectStoreException(ObjectStoreException.Reason.FAILED,
-                    "file " + file + " (" + size + " bytes) is too large for " + where(key), null);
-        }
-        String uploadId;
-        try {
-            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        } catch (RuntimeException e) {
-            throw fail("CreateMultipartUpload", key, e);
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buffer = new byte[(int) partSize];
-            List<CompletedPart> parts = new ArrayList<>();
-            for (int partNumber = 1; (long) (partNumber - 1) * partSize < size; partNumber++) {
-                int expected = (int) Math.min(partSize, size - (partNumber - 1) * partSize);
-                int n = in.readNBytes(buffer, 0, expected);
-                if (n != expected) {
-                    throw new IOException("file shrank during upload");
-                }
-                MessageDigest md = md5();
-                md.update(buffer, 0, n);
-                String md5 = Base64.getEncoder().encodeToString(md.digest());
-                int number = partNumber;
-                String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                                .partNumber(number).contentLength((long) n).contentMD5(md5),
-                        RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, n),
-                                n, "application/octet-stream")).eTag();
-                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-            }
-            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(parts)));
-        } catch (IOException | RuntimeException e) {
-            ObjectStoreException failure = failUpload("multipart upload", key, e);
-            try {
-                s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
-            } catch (RuntimeException abortFailure) {
-                failure.addSuppressed(abortFailure);
-            }
-            throw failure;
         }
     }
 
@@ -226,7 +178,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         try {
             return s3.getObject(b -> b.bucket(bucket).key(key));
         } catch (RuntimeException e) {
-            throw fail("GetObject", key, e);
+            throw failures.fail("GetObject", key, e);
         }
     }
 
@@ -238,7 +190,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
             s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(p).maxKeys(tuning.pageSize()))
                     .forEach(page -> page.contents().stream().map(S3Object::key).forEach(keys::add));
         } catch (RuntimeException e) {
-            throw fail("ListObjectsV2", p + "*", e);
+            throw failures.fail("ListObjectsV2", p + "*", e);
         }
         return keys;
     }
@@ -249,7 +201,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         try {
             s3.deleteObject(b -> b.bucket(bucket).key(key));
         } catch (RuntimeException e) {
-            throw fail("DeleteObject", key, e);
+            throw failures.fail("DeleteObject", key, e);
         }
     }
 
@@ -267,13 +219,13 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
                 response = s3.deleteObjects(b -> b.bucket(bucket)
                         .delete(Delete.builder().objects(batch).quiet(true).build()));
             } catch (RuntimeException e) {
-                throw fail("DeleteObjects", prefix + "*", e);
+                throw failures.fail("DeleteObjects", prefix + "*", e);
             }
             if (response.hasErrors() && !response.errors().isEmpty()) {
                 S3Error first = response.errors().get(0);
-                throw new ObjectStoreException(ObjectStoreException.Reason.FAILED, "DeleteObjects " + where(prefix + "*")
-                        + " failed for " + response.errors().size() + " key(s), first " + first.key() + ": "
-                        + first.code(), null);
+                throw new ObjectStoreException(ObjectStoreException.Reason.FAILED, "DeleteObjects "
+                        + failures.where(prefix + "*") + " failed for " + response.errors().size()
+                        + " key(s), first " + first.key() + ": " + first.code(), null);
             }
         }
         return keys.size();
@@ -289,73 +241,10 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         return "S3ObjectStore[" + (endpoint == null ? "aws" : endpoint) + ", bucket=" + bucket + "]";
     }
 
-    private String where(String key) {
-        return "s3://" + bucket + "/" + key;
-    }
-
-    /** Maps SDK and I/O failures to a typed exception whose message carries codes, never SDK text or secrets. */
-    private ObjectStoreException fail(String operation, String key, Exception e) {
-        String prefix = operation + " " + where(key) + " failed: ";
-        if (e instanceof AwsServiceException ase) {
-            int status = ase.statusCode();
-            String code = ase.awsErrorDetails() == null ? null : ase.awsErrorDetails().errorCode();
-            ObjectStoreException.Reason reason = status == 401 || status == 403
-                    ? ObjectStoreException.Reason.ACCESS_DENIED
-                    : status == 404 ? ObjectStoreException.Reason.NOT_FOUND : ObjectStoreException.Reason.FAILED;
-            return new ObjectStoreException(reason, prefix + "HTTP " + status + (code == null ? "" : " " + code), e);
-        }
-        if (e instanceof SdkClientException && e.getCause() instanceof IOException io) {
-            return new ObjectStoreException(ObjectStoreException.Reason.UNREACHABLE,
-                    prefix + "endpoint unreachable (" + io.getClass().getSimpleName() + ")", e);
-        }
-        return new ObjectStoreException(ObjectStoreException.Reason.FAILED,
-                prefix + e.getClass().getSimpleName(), e);
-    }
-
-    /**
-     * Like {@link #fail}, for uploads. A server may reject an upload (bad credentials, missing bucket) before
-     * reading its body and close the connection; the client then sees a broken pipe, which looks like an
-     * unreachable endpoint. On that path only, a body-less HeadBucket tells the two apart.
-     */
-    private ObjectStoreException failUpload(String operation, String key, Exception e) {
-        ObjectStoreException failure = fail(operation, key, e);
-        if (failure.reason() == ObjectStoreException.Reason.UNREACHABLE) {
-            try {
-                s3.headBucket(b -> b.bucket(bucket));
-            } catch (AwsServiceException probe) {
-                ObjectStoreException typed = fail(operation, key, probe);
-                typed.addSuppressed(failure);
-                return typed;
-            } catch (RuntimeException probe) {
-                failure.addSuppressed(probe);
-            }
-        }
-        return failure;
-    }
-
     private static String checkKey(String key) {
         if (key == null || key.isEmpty() || key.startsWith("/")) {
             throw new IllegalArgumentException("object key must be non-empty and must not start with '/': " + key);
         }
         return key;
-    }
-
-    private static String md5Of(Path file) throws IOException {
-        MessageDigest md = md5();
-        byte[] buf = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n; (n = in.read(buf)) > 0; ) {
-                md.update(buf, 0, n);
-            }
-        }
-        return Base64.getEncoder().encodeToString(md.digest());
-    }
-
-    private static MessageDigest md5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 unavailable", e);
-        }
     }
 }
