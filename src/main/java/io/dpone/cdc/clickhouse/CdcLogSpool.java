@@ -50,11 +50,25 @@ final class CdcLogSpool {
      * table type, except {@code LowCardinality(String)}, which the file carries as plain {@code String}.
      */
     static String fileType(String column) {
-        String t = ClickHouseCdcSinkApplier.LOG_COLUMNS.get(column);
+        String t = CdcLogTable.COLUMNS.get(column);
         if (t == null) {
             return "Nullable(String)";
         }
         return t.equals("LowCardinality(String)") ? "String" : t;
+    }
+
+    /**
+     * The spool file of batch {@code batchId} into the log {@code target} ({@code db.table}), under {@code dir}
+     * (created if missing); absolute, as the insert names it to ClickHouse.
+     */
+    static Path file(Path dir, String target, String batchId) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target + "\n" + batchId).substring(0, 32)
+            + EXTENSION).toAbsolutePath();
     }
 
     static void write(Path spool, StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows, Set<String> payload) {

@@ -129,9 +129,9 @@ public final class CdcMaterializer {
         if (!admin.exists(log[0], log[1])) {
             throw fail(LOG_MISSING, "--cdc-dataset", o.cdcDataset() + " does not exist");
         }
-        if (ClickHouseCdcSinkApplier.streamIdOf(admin.comment(log[0], log[1]).orElse("")).isEmpty()) {
+        if (CdcLogTable.streamIdOf(admin.comment(log[0], log[1]).orElse("")).isEmpty()) {
             throw fail(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset() + " is not a dpone CDC log ("
-                + ClickHouseCdcSinkApplier.LOG_SCHEMA + ")");
+                + CdcLogTable.SCHEMA + ")");
         }
         List<String> columns = ch.query("SELECT name FROM system.columns WHERE database = "
             + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position")
@@ -141,7 +141,7 @@ public final class CdcMaterializer {
             throw new DponeException(new Blocker(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset()
                 + " lacks CDC columns", Map.of("missing", missingMeta)));
         }
-        List<String> payload = columns.stream().filter(c -> !c.startsWith(ClickHouseCdcSinkApplier.PREFIX)).toList();
+        List<String> payload = columns.stream().filter(c -> !c.startsWith(CdcLogTable.PREFIX)).toList();
         List<String> missingKeys = o.uniqueKeys().stream().filter(k -> !payload.contains(k)).toList();
         if (!missingKeys.isEmpty()) {
             throw new DponeException(new Blocker(UNIQUE_KEY_MISSING, "--unique-key", "unique-key column(s) "

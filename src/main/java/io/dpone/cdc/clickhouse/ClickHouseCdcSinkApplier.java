@@ -2,7 +2,6 @@ package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcEvent;
-import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcIdempotencyService;
 import io.dpone.cdc.CdcSinkApplier;
 import io.dpone.cdc.SinkReceipt;
@@ -10,7 +9,6 @@ import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,20 +33,21 @@ import java.util.stream.Collectors;
  * ({@code 1}, {@code "paid"} with its quotes, {@code 19.90}); a JSON null is SQL NULL. A payload column first seen
  * later in the stream is added with {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS}. The {@code dpone_cdc_*}
  * columns are those of {@link #LOG_COLUMNS}; {@code dpone_cdc_version} is {@code UInt256} =
- * {@link CdcEvent#version()}, so it orders by LSN order (never by clock).
+ * {@link CdcEvent#version()}, so it orders by LSN order (never by clock). The log table's DDL (create, add column,
+ * the comment, the lookup of its comment and columns) is {@link CdcLogTable}'s; this class validates, deduplicates,
+ * inserts and writes the receipt.
  *
  * <p>Idempotency: event ids already held by the log are not written again, and every batch is ONE
- * {@code INSERT ... SELECT FROM <RowBinary spool file>} ({@link CdcLogSpool}) with {@code insert_deduplication_token = batch id},
- * {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a retried insert whose acknowledgement was lost lands
- * once. {@code durable = true} only after that synchronous insert returned. The table comment records the stream
- * id: a log of another stream is refused.
+ * {@code INSERT ... SELECT FROM <RowBinary spool file>} ({@link CdcLogSpool}) with
+ * {@code insert_deduplication_token = batch id}, {@code insert_deduplicate = 1}, {@code async_insert = 0}, so a
+ * retried insert whose acknowledgement was lost lands once. {@code durable = true} only after that synchronous
+ * insert returned. The table comment records the stream id: a log of another stream is refused.
  */
 public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
-    public static final String LOG_SCHEMA = "dpone.cdc_log.v1";
-    public static final int DEDUPLICATION_WINDOW = 1000;
-    static final String PREFIX = "dpone_cdc_";
+    public static final String LOG_SCHEMA = CdcLogTable.SCHEMA;
+    public static final int DEDUPLICATION_WINDOW = CdcLogTable.DEDUPLICATION_WINDOW;
     /** The metadata columns and their ClickHouse types, in table order (after the payload columns). */
-    public static final Map<String, String> LOG_COLUMNS = logColumns();
+    public static final Map<String, String> LOG_COLUMNS = CdcLogTable.COLUMNS;
     private static final DateTimeFormatter COMMIT_TIME =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
@@ -57,6 +56,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     private final String table;
     private final CdcIdempotencyService identity;
     private final Path spoolDir;
+    private final CdcLogTable logTable;
 
     /**
      * @param spoolDir a local directory for the batch spool files; with a server endpoint any directory, with the
@@ -70,6 +70,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         this.table = table;
         this.identity = identity;
         this.spoolDir = spoolDir;
+        this.logTable = new CdcLogTable(ch, database, table);
     }
 
     /** The log table named by {@code stream.targetDataset()} ({@code db.table}). */
@@ -104,16 +105,16 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             return receipt(batch, false, false, 0, 0, false, "batch cannot be written to the CDC log: "
                 + String.join("; ", problems), Map.of("problems", problems));
         }
-        Optional<LogTable> log = logTable();
+        Optional<CdcLogTable.Shape> log = logTable.read();
         if (log.isEmpty()) {
             if (batch.events().isEmpty()) {
                 return receipt(batch, true, true, 0, 0, false, "empty batch; nothing to write",
                     Map.of("rows_total", 0L));
             }
-            create(stream);
-            log = logTable(); // as created here, or by a concurrent creator (CREATE ... IF NOT EXISTS)
+            logTable.create(stream);
+            log = logTable.read(); // as created here, or by a concurrent creator (CREATE ... IF NOT EXISTS)
         }
-        if (log.isEmpty() || !log.get().comment().equals(comment(stream))) {
+        if (log.isEmpty() || !log.get().comment().equals(CdcLogTable.comment(stream))) {
             return receipt(batch, false, false, 0, 0, false, target() + " is not the CDC log of this stream ("
                 + stream.streamId() + "); nothing was applied", Map.of("stream_id", stream.streamId()));
         }
@@ -136,26 +137,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     }
 
     /**
-     * The log table's comment and column names, in one query (a row per column, each with the table's comment);
-     * empty when the table does not exist.
-     */
-    private Optional<LogTable> logTable() {
-        List<List<String>> rows = ch.query("SELECT name, (SELECT comment FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + ") FROM system.columns "
-            + "WHERE database = " + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
-        if (rows.isEmpty()) {
-            return Optional.empty();
-        }
-        Set<String> columns = new HashSet<>();
-        rows.forEach(r -> columns.add(r.get(0)));
-        String comment = rows.get(0).get(1);
-        return Optional.of(new LogTable(comment == null ? "" : comment, columns));
-    }
-
-    private record LogTable(String comment, Set<String> columns) {
-    }
-
-    /**
      * One synchronous, token-deduplicated insert of {@code rows} (package-private so tests can retry it);
      * {@code existing}: the log table's columns as last read.
      */
@@ -163,7 +144,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 Set<String> existing) {
         Set<String> payload = new LinkedHashSet<>();
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
-        addMissingColumns(payload, existing);
+        logTable.addMissingColumns(payload, existing);
         String commitTime = COMMIT_TIME.format(Instant.now());
         List<String> fileColumns = CdcLogSpool.columns(payload);
         String structure = fileColumns.stream()
@@ -174,7 +155,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         columns.addAll(List.of("dpone_cdc_commit_time", "dpone_cdc_run_id", "dpone_cdc_batch_id"));
         String select = ClickHouseSql.idList(fileColumns) + ", toDateTime64(" + ClickHouseSql.literal(commitTime)
             + ", 3, 'UTC'), " + ClickHouseSql.literal(batch.runId()) + ", " + ClickHouseSql.literal(batch.batchId());
-        Path spool = spoolFile(batch.batchId());
+        Path spool = CdcLogSpool.file(spoolDir, target(), batch.batchId());
         try {
             CdcLogSpool.write(spool, stream, rows, payload);
             ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
@@ -190,16 +171,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         }
     }
 
-    private Path spoolFile(String batchId) {
-        try {
-            Files.createDirectories(spoolDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return spoolDir.resolve("cdc-batch-" + CdcHashes.sha256Hex(target() + "\n" + batchId).substring(0, 32)
-            + CdcLogSpool.EXTENSION).toAbsolutePath();
-    }
-
     private List<String> validate(CdcApplyBatch batch) {
         List<String> problems = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -210,8 +181,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 }
                 if (!ClickHouseSql.IDENTIFIER.matcher(c).matches()) {
                     problems.add("column name is not an identifier (data column #" + seen.size() + ")");
-                } else if (c.startsWith(PREFIX)) {
-                    problems.add("column " + c + " uses the reserved prefix " + PREFIX);
+                } else if (c.startsWith(CdcLogTable.PREFIX)) {
+                    problems.add("column " + c + " uses the reserved prefix " + CdcLogTable.PREFIX);
                 }
             }
             // version = position * 2^67 + (sequence * 8 + rank) with the low part below 2^67: it fits UInt256
@@ -221,29 +192,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             }
         }
         return problems;
-    }
-
-    private void create(StreamIdentity stream) {
-        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
-        Set<String> payload = new LinkedHashSet<>(stream.uniqueKeys());
-        String columns = payload.stream().map(c -> ClickHouseSql.id(c) + " Nullable(String)")
-            .collect(Collectors.joining(", "));
-        String meta = LOG_COLUMNS.entrySet().stream().map(en -> ClickHouseSql.id(en.getKey()) + " " + en.getValue())
-            .collect(Collectors.joining(", "));
-        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " ("
-            + (columns.isEmpty() ? "" : columns + ", ") + meta + ") ENGINE = MergeTree ORDER BY ("
-            + ClickHouseSql.id("dpone_cdc_unique_key_hash") + ", " + ClickHouseSql.id("dpone_cdc_version") + ")"
-            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
-            + " COMMENT " + ClickHouseSql.literal(comment(stream)));
-    }
-
-    private void addMissingColumns(Set<String> payload, Set<String> existing) {
-        List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
-        if (!missing.isEmpty()) {
-            ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()
-                .map(c -> "ADD COLUMN IF NOT EXISTS " + ClickHouseSql.id(c) + " Nullable(String)")
-                .collect(Collectors.joining(", ")));
-        }
     }
 
     /**
@@ -294,18 +242,6 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             + where).get(0).get(0));
     }
 
-    /** The table comment that binds the log to one stream. */
-    static String comment(StreamIdentity stream) {
-        return LOG_SCHEMA + " stream_id=" + stream.streamId();
-    }
-
-    /** The stream id recorded in a log table comment, if it is a dpone CDC log. */
-    static Optional<String> streamIdOf(String comment) {
-        String prefix = LOG_SCHEMA + " stream_id=";
-        return comment != null && comment.startsWith(prefix) ? Optional.of(comment.substring(prefix.length()))
-            : Optional.empty();
-    }
-
     private SinkReceipt receipt(CdcApplyBatch batch, boolean passed, boolean durable, int applied, int present,
                                 boolean batchKnown, String message, Map<String, Object> details) {
         return new SinkReceipt(SinkReceipt.SCHEMA, batch.batchId(), batch.runId(), passed, durable, target(),
@@ -315,19 +251,5 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     private static String firstLine(String s) {
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
-    }
-
-    private static Map<String, String> logColumns() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("dpone_cdc_unique_key_hash", "String");
-        m.put("dpone_cdc_event_id", "String");
-        m.put("dpone_cdc_operation", "LowCardinality(String)");
-        m.put("dpone_cdc_position", "String");
-        m.put("dpone_cdc_sequence", "UInt64");
-        m.put("dpone_cdc_version", "UInt256");
-        m.put("dpone_cdc_commit_time", "DateTime64(3, 'UTC')");
-        m.put("dpone_cdc_run_id", "String");
-        m.put("dpone_cdc_batch_id", "String");
-        return java.util.Collections.unmodifiableMap(m);
     }
 }

@@ -1,0 +1,111 @@
+package io.dpone.cdc.clickhouse;
+
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The DDL of one CDC log table {@code db.table}: its {@code CREATE} (MergeTree, ORDER BY
+ * {@code (dpone_cdc_unique_key_hash, dpone_cdc_version)}, {@code non_replicated_deduplication_window}, the comment
+ * that binds it to one stream), the {@code ADD COLUMN} of payload columns first seen later, the metadata columns
+ * ({@link #COLUMNS}), and the lookup of the table's comment and columns.
+ */
+final class CdcLogTable {
+    static final String SCHEMA = "dpone.cdc_log.v1";
+    static final int DEDUPLICATION_WINDOW = 1000;
+    /** The prefix of the metadata columns, reserved: no payload column may use it. */
+    static final String PREFIX = "dpone_cdc_";
+    /** The metadata columns and their ClickHouse types, in table order (after the payload columns). */
+    static final Map<String, String> COLUMNS = columns();
+
+    private final ClickHouseEndpoint ch;
+    private final String database;
+    private final String table;
+
+    CdcLogTable(ClickHouseEndpoint ch, String database, String table) {
+        this.ch = ch;
+        this.database = database;
+        this.table = table;
+    }
+
+    /** The log table's comment and column names, as last read. */
+    record Shape(String comment, Set<String> columns) {
+    }
+
+    /**
+     * The log table's comment and column names, in one query (a row per column, each with the table's comment);
+     * empty when the table does not exist.
+     */
+    Optional<Shape> read() {
+        List<List<String>> rows = ch.query("SELECT name, (SELECT comment FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + ") FROM system.columns "
+            + "WHERE database = " + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> columns = new HashSet<>();
+        rows.forEach(r -> columns.add(r.get(0)));
+        String comment = rows.get(0).get(1);
+        return Optional.of(new Shape(comment == null ? "" : comment, columns));
+    }
+
+    /** Creates the database and the log table, if not there, with the stream's unique keys as payload columns. */
+    void create(StreamIdentity stream) {
+        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
+        Set<String> payload = new LinkedHashSet<>(stream.uniqueKeys());
+        String columns = payload.stream().map(c -> ClickHouseSql.id(c) + " Nullable(String)")
+            .collect(Collectors.joining(", "));
+        String meta = COLUMNS.entrySet().stream().map(en -> ClickHouseSql.id(en.getKey()) + " " + en.getValue())
+            .collect(Collectors.joining(", "));
+        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " ("
+            + (columns.isEmpty() ? "" : columns + ", ") + meta + ") ENGINE = MergeTree ORDER BY ("
+            + ClickHouseSql.id("dpone_cdc_unique_key_hash") + ", " + ClickHouseSql.id("dpone_cdc_version") + ")"
+            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
+            + " COMMENT " + ClickHouseSql.literal(comment(stream)));
+    }
+
+    /** Adds the {@code payload} columns not in {@code existing}, in one {@code ALTER TABLE}; none: no statement. */
+    void addMissingColumns(Set<String> payload, Set<String> existing) {
+        List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
+        if (!missing.isEmpty()) {
+            ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()
+                .map(c -> "ADD COLUMN IF NOT EXISTS " + ClickHouseSql.id(c) + " Nullable(String)")
+                .collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** The table comment that binds the log to one stream. */
+    static String comment(StreamIdentity stream) {
+        return SCHEMA + " stream_id=" + stream.streamId();
+    }
+
+    /** The stream id recorded in a log table comment, if it is a dpone CDC log. */
+    static Optional<String> streamIdOf(String comment) {
+        String prefix = SCHEMA + " stream_id=";
+        return comment != null && comment.startsWith(prefix) ? Optional.of(comment.substring(prefix.length()))
+            : Optional.empty();
+    }
+
+    private static Map<String, String> columns() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("dpone_cdc_unique_key_hash", "String");
+        m.put("dpone_cdc_event_id", "String");
+        m.put("dpone_cdc_operation", "LowCardinality(String)");
+        m.put("dpone_cdc_position", "String");
+        m.put("dpone_cdc_sequence", "UInt64");
+        m.put("dpone_cdc_version", "UInt256");
+        m.put("dpone_cdc_commit_time", "DateTime64(3, 'UTC')");
+        m.put("dpone_cdc_run_id", "String");
+        m.put("dpone_cdc_batch_id", "String");
+        return Collections.unmodifiableMap(m);
+    }
+}
