@@ -29,6 +29,11 @@ final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     private static final Pattern TABLE_QUERY = Pattern.compile(
         "SELECT (1|comment) FROM system\\.tables WHERE database = '(.*)' AND name = '(.*)'");
 
+    private static final Pattern SORTING_KEY = Pattern.compile(
+        "SELECT sorting_key FROM system\\.tables WHERE database = '(.*)' AND name = '(.*)'");
+    private static final Pattern ORDER_BY = Pattern.compile(".* ORDER BY (.*) COMMENT '.*'$");
+    /** database.table -> the ORDER BY of its CREATE */
+    private final Map<String, String> orderBy = new LinkedHashMap<>();
     /** database -> table -> comment */
     private final Map<String, Map<String, String>> tables = new LinkedHashMap<>();
     final List<String> statements = new ArrayList<>();
@@ -62,6 +67,10 @@ final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         Matcher m;
         if ((m = CREATE.matcher(sql)).matches()) {
             table(unquote(m.group(1)), unquote(m.group(2)), m.group(3).replace("''", "'"));
+            Matcher order = ORDER_BY.matcher(sql);
+            if (order.matches()) {
+                orderBy.put(unquote(m.group(1)) + "." + unquote(m.group(2)), order.group(1).replace("`", ""));
+            }
         } else if ((m = DROP.matcher(sql)).lookingAt()) {
             tables.getOrDefault(unquote(m.group(1)), new LinkedHashMap<>()).remove(unquote(m.group(2)));
         } else if ((m = EXCHANGE.matcher(sql)).matches()) {
@@ -95,6 +104,14 @@ final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         if ((m = TABLE_QUERY.matcher(sql)).lookingAt()) {
             String comment = comment(m.group(2), m.group(3));
             return comment == null ? List.of() : List.of(List.of("1".equals(m.group(1)) ? "1" : comment));
+        }
+        if (sql.startsWith("SELECT sorting_key FROM system.tables ")) {
+            Matcher key = SORTING_KEY.matcher(sql);
+            return key.matches() && orderBy.containsKey(key.group(1) + "." + key.group(2))
+                ? List.of(List.of(orderBy.get(key.group(1) + "." + key.group(2)))) : List.of();
+        }
+        if (sql.startsWith("SELECT type FROM system.columns ")) {
+            return List.of(); // column types are not kept: the gates' key ranges are the engine tests' concern
         }
         if (sql.startsWith("SELECT name FROM system.settings WHERE name IN (")) {
             return List.of(); // a server that knows none of the optional settings

@@ -21,6 +21,7 @@ import io.dpone.manifest.ManifestLoader;
 import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
 import io.dpone.quality.SourceStats;
+import io.dpone.source.InMemorySourceReader;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceReader;
 import io.dpone.source.SourceTable;
@@ -58,12 +59,14 @@ class TransferProcessorsTest {
     Path dir;
     FakeClickHouseEndpoint ch;
     InMemoryObjectStore objects;
+    InMemorySourceReader source;
     TransferRun run;
 
     @BeforeEach
     void setUp() {
         ch = new FakeClickHouseEndpoint().database(DB);
         objects = new InMemoryObjectStore();
+        source = new InMemorySourceReader(TABLE, 1_500, i -> new Object[] {(long) i, i % 4 == 0 ? null : "s" + i});
         RunConnectors fakes = new RunConnectors() {
             @Override
             public ClickHouseEndpoint clickhouse(ConnectionSpec spec) {
@@ -72,7 +75,7 @@ class TransferProcessorsTest {
 
             @Override
             public SourceReader source(ConnectionSpec spec) {
-                throw new AssertionError("no step under test reads the source");
+                return source;
             }
 
             @Override
@@ -113,6 +116,43 @@ class TransferProcessorsTest {
             RunPrefix.of(cfg.uriPrefix(), "run-1"), cfg, "s3", null);
         run.resources().objectStaging(staging);
         return staging;
+    }
+
+    @Test
+    void prepareCreatesThisRunsStagingTableAndStreamsTheSourceInChunksOfTheManifestsSize() {
+        Exchange e = exchange(run);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        new PrepareStagingProcessor().process(e);
+
+        String create = ch.statements.stream().filter(s -> s.startsWith("CREATE TABLE")).findFirst().orElseThrow();
+        assertTrue(create.startsWith("CREATE TABLE `analytics`.`" + staging() + "` (`id` Int32, `status` "
+            + "Nullable(String), "), create);
+        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) COMMENT '" + run.plan().generationComment()
+            + "'"), create);
+        assertEquals(staging(), run.stagingTable());
+        List<Long> chunkRows = new java.util.ArrayList<>();
+        @SuppressWarnings("unchecked")
+        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        chunks.forEachRemaining(c -> {
+            assertTrue(Files.exists(c.file()) && c.file().startsWith(run.spoolDir()), c.toString());
+            chunkRows.add(c.rows());
+        });
+        assertEquals(List.of(700L, 700L, 100L), chunkRows, "source.options.chunk_rows: 700");
+        SourceStats stats = run.resources().producer().stats();
+        assertEquals(1_500, stats.rows());
+        assertEquals(375L, stats.nullCounts().get("status"));
+        assertEquals(1, source.opened());
+        run.resources().close();
+        assertTrue(source.closed() && ch.closed, "the run's owner closes what the steps opened");
+    }
+
+    @Test
+    void prepareRecognisesARunThatAlreadyPublishedAndReadsNoSource() {
+        ch.table(DB, "orders", run.plan().generationComment());
+        new PrepareStagingProcessor().process(exchange(run));
+        assertTrue(run.resumedAfterPublish() && run.published());
+        assertEquals(0, source.opened(), "no source row is read again");
+        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
     }
 
     @Test
