@@ -27,7 +27,7 @@ public final class RunResources implements AutoCloseable {
 
     /** The run's ClickHouse endpoint; fails if no step opened it yet. */
     public synchronized ClickHouseEndpoint clickhouse() {
-        return require(clickhouse, "ClickHouse endpoint");
+        return Once.get(clickhouse, "ClickHouse endpoint");
     }
 
     public synchronized boolean hasClickHouse() {
@@ -35,16 +35,16 @@ public final class RunResources implements AutoCloseable {
     }
 
     public synchronized SourceReader source() {
-        return require(source, "source reader");
+        return Once.get(source, "source reader");
     }
 
     public synchronized void source(SourceReader reader) {
         ensureOpen();
-        source = once(source, reader, "source reader");
+        source = Once.set(source, reader, "source reader");
     }
 
     public synchronized ChunkProducer producer() {
-        return require(producer, "chunk producer");
+        return Once.get(producer, "chunk producer");
     }
 
     public synchronized boolean hasProducer() {
@@ -53,7 +53,7 @@ public final class RunResources implements AutoCloseable {
 
     public synchronized void producer(ChunkProducer p) {
         ensureOpen();
-        producer = once(producer, p, "chunk producer");
+        producer = Once.set(producer, p, "chunk producer");
     }
 
     /** The run's object staging, or null for a route that stages no objects. */
@@ -63,7 +63,7 @@ public final class RunResources implements AutoCloseable {
 
     public synchronized void objectStaging(ObjectStaging staging) {
         ensureOpen();
-        objectStaging = once(objectStaging, staging, "object staging");
+        objectStaging = Once.set(objectStaging, staging, "object staging");
     }
 
     /** Stops the producer first (it reads from the source), then closes the source, the store and the endpoint. */
@@ -91,19 +91,5 @@ public final class RunResources implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the run's resources are already closed");
         }
-    }
-
-    private static <T> T once(T current, T next, String what) {
-        if (current != null) {
-            throw new IllegalStateException("the run's " + what + " is already open");
-        }
-        return next;
-    }
-
-    private static <T> T require(T value, String what) {
-        if (value == null) {
-            throw new IllegalStateException("the run's " + what + " is not open yet");
-        }
-        return value;
     }
 }

@@ -75,8 +75,8 @@ public final class TransferRun {
      * {@code sink.staging.schema}): a failure drops it unless the run published. Returns the name.
      */
     public synchronized String claimStaging() {
-        stagingTable = once(stagingTable, StagingNames.staging(plan.manifest().sink().table().name(), plan.runKey()),
-            "staging table");
+        String name = StagingNames.staging(plan.manifest().sink().table().name(), plan.runKey());
+        stagingTable = Once.set(stagingTable, name, "staging table");
         return stagingTable;
     }
 
@@ -87,7 +87,7 @@ public final class TransferRun {
 
     /** The run's chunk spool directory (a failure deletes it). */
     public synchronized void spoolDir(Path dir) {
-        spoolDir = once(spoolDir, dir, "spool directory");
+        spoolDir = Once.set(spoolDir, dir, "spool directory");
     }
 
     public synchronized Path spoolDir() {
@@ -96,41 +96,27 @@ public final class TransferRun {
 
     /** Fixes what the route reads and writes: the described source table, the chunk format and the extraction time. */
     public synchronized void described(SourceTable source, ChunkFormat chunkFormat, Instant extracted) {
-        table = once(table, source, "source table");
+        table = Once.set(table, source, "source table");
         format = chunkFormat;
         extractedAt = extracted;
     }
 
     public synchronized SourceTable table() {
-        return require(table, "source table");
+        return Once.get(table, "source table");
     }
 
     public synchronized ChunkFormat format() {
-        return require(format, "chunk format");
+        return Once.get(format, "chunk format");
     }
 
     /** The extraction time written into every loaded row's metadata columns. */
     public synchronized Instant extractedAt() {
-        return require(extractedAt, "extraction time");
+        return Once.get(extractedAt, "extraction time");
     }
 
     /** The SQL values of the metadata columns every row of this attempt carries ({@link MetadataColumns}). */
     public String metadataValues() {
         return MetadataColumns.values(plan.runId(), plan.loadId(), extractedAt());
-    }
-
-    private static <T> T once(T current, T next, String what) {
-        if (current != null) {
-            throw new IllegalStateException("the run's " + what + " is already fixed");
-        }
-        return next;
-    }
-
-    private static <T> T require(T value, String what) {
-        if (value == null) {
-            throw new IllegalStateException("the run's " + what + " is not fixed yet");
-        }
-        return value;
     }
 
     /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
