@@ -5,6 +5,7 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.route.DponeCamel;
+import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,16 +29,34 @@ public final class Certification {
         this.workDir = workDir;
     }
 
+    /** Where a certification reports each route it starts, and that route's row progress. */
+    @FunctionalInterface
+    public interface RouteProgress {
+        RouteProgress NONE = (index, total, routeId) -> ProgressListener.NONE;
+
+        /** Route {@code index} (from 1) of {@code total} starts; returns the listener of its rows. */
+        ProgressListener route(int index, int total, String routeId);
+    }
+
     public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output) {
+        return run(manifest, scenario, runId, output, RouteProgress.NONE);
+    }
+
+    /** As {@link #run(BatchManifest, Scenario, String, Path)}, telling {@code progress} where it is. */
+    public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output,
+                                   RouteProgress progress) {
         Instant started = Instant.now();
         List<RouteDecision> decisions = new ArrayList<>();
         Map<String, RunReport> reports = new LinkedHashMap<>();
         try (DponeCamel camel = DponeCamel.start(null, false);
              AutoCloseable warm = EngineWarmup.start(manifest, context, runId)) {
             RouteCertifier certifier = new RouteCertifier(camel, context, workDir);
-            for (String route : scenario.routes()) {
+            List<String> routes = scenario.routes();
+            for (int i = 0; i < routes.size(); i++) {
+                String route = routes.get(i);
+                ProgressListener rows = progress.route(i + 1, routes.size(), route);
                 RouteCertifier.Outcome o = scenario.readsSource()
-                    ? certifier.live(manifest, route, runId, scenario.rowLimit())
+                    ? certifier.live(manifest, route, runId, scenario.rowLimit(), rows)
                     : certifier.preflight(manifest, route, runId);
                 decisions.add(o.decision());
                 if (o.report() != null) {

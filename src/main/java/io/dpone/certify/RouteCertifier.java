@@ -49,10 +49,10 @@ final class RouteCertifier {
         return runId + "." + routeId.replace('.', '-').replace('_', '-');
     }
 
-    Outcome live(BatchManifest manifest, String routeId, String runId, long rowLimit) {
+    Outcome live(BatchManifest manifest, String routeId, String runId, long rowLimit, ProgressListener progress) {
         TableRef target = safeTarget(manifest, routeId);
         RunReport report = new FullRefreshRunner(camel, context, workDir)
-            .run(manifest.withTarget(target, routeId), routeRunId(runId, routeId), ProgressListener.NONE, rowLimit);
+            .run(manifest.withTarget(target, routeId), routeRunId(runId, routeId), progress, rowLimit);
         dropQuietly(manifest, target);
         boolean blocked = !report.passed() && report.blockers().stream().allMatch(b -> PROBE_CODES.contains(b.code()));
         boolean dqGreen = !report.gates().isEmpty() && report.gates().stream()

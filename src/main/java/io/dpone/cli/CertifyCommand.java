@@ -19,10 +19,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dpone certify route-capabilities}: the route matrix with evidence files (see docs/certification.md). */
-@Command(name = "certify", description = "Certification workflows.",
+@Command(name = "certify", mixinStandardHelpOptions = true, description = "Certification workflows.",
     subcommands = {CertifyCommand.RouteCapabilities.class, CertifyCommand.Publication.class})
 public final class CertifyCommand {
-    @Command(name = "route-capabilities", description = "Run a route capability certification scenario.")
+    @Command(name = "route-capabilities", mixinStandardHelpOptions = true,
+        description = "Run a route capability certification scenario.")
     static final class RouteCapabilities implements Callable<Integer> {
         @Option(names = "--manifest", required = true, description = "Batch manifest.")
         Path manifest;
@@ -40,8 +41,32 @@ public final class CertifyCommand {
         @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
         Format format;
 
+        @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+        boolean quiet;
+
+        private StderrProgress current;
+
         @Override
         public Integer call() {
+            try {
+                return certify();
+            } finally {
+                if (current != null) {
+                    current.close();
+                }
+            }
+        }
+
+        /** Each route's rows as the run's progress, each line naming the route. */
+        private io.dpone.route.ProgressListener route(int index, int total, String routeId) {
+            if (current != null) {
+                current.close();
+            }
+            current = StderrProgress.onStderr(quiet, format, "route " + index + " of " + total + " " + routeId);
+            return current;
+        }
+
+        private Integer certify() {
             try {
                 if (!io.dpone.manifest.RunId.valid(runId)) {
                     throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
@@ -50,7 +75,7 @@ public final class CertifyCommand {
                 BatchManifest m = ManifestLoader.load(manifest);
                 Scenario s = Scenario.resolve(m, scenario);
                 CertificationReport r = new Certification(ConnectionContext.fromEnvironment(), EmbeddedDefaults.home())
-                    .run(m, s, runId, guarded(output));
+                    .run(m, s, runId, guarded(output), this::route);
                 return Output.emit(r.passed(), r, text(r), format);
             } catch (DponeException e) {
                 return Output.emit(false, Map.of("schema", CertificationReport.SCHEMA, "run_id", runId, "passed", false,
@@ -79,7 +104,8 @@ public final class CertifyCommand {
      * {@code dpone certify publication}: live certification of the cluster publication protocol in an approved
      * environment; the only workflow that may write PASS evidence (docs/publication.md).
      */
-    @Command(name = "publication", description = "Certify cluster publication live, in an approved environment.")
+    @Command(name = "publication", mixinStandardHelpOptions = true,
+        description = "Certify cluster publication live, in an approved environment.")
     static final class Publication implements Callable<Integer> {
         @Option(names = "--manifest", required = true, description = "Cluster publication batch manifest.")
         Path manifest;

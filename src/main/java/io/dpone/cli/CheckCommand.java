@@ -15,11 +15,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dpone check MANIFEST}: static validation, no connection opened, every problem reported at once. */
-@Command(name = "check", description = "Validate a batch manifest and its connection refs without side effects.")
+@Command(name = "check", mixinStandardHelpOptions = true,
+    description = "Validate a batch manifest and its connection refs without side effects.")
 public final class CheckCommand implements Callable<Integer> {
     public static final String SCHEMA = "dpone.check.v1";
 
-    @Parameters(index = "0", paramLabel = "MANIFEST")
+    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The batch manifest (YAML) to check.")
     Path manifest;
 
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")

@@ -15,9 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dpone demo seed}: fills {@code dbo.sales} on a source alias (default: the embedded demo source). */
-@Command(name = "demo", description = "Demo data.", subcommands = DemoCommand.Seed.class)
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Demo data.", subcommands = DemoCommand.Seed.class)
 public final class DemoCommand {
-    @Command(name = "seed", description = "Create and fill dbo.sales with generated demo rows.")
+    @Command(name = "seed", mixinStandardHelpOptions = true,
+        description = "Create and fill dbo.sales with generated demo rows.")
     static final class Seed implements Callable<Integer> {
         @Option(names = "--rows", defaultValue = "100000", description = "Row count (default: ${DEFAULT-VALUE}).")
         long rows;
@@ -28,6 +30,9 @@ public final class DemoCommand {
         @Option(names = "--connection", defaultValue = EmbeddedDefaults.SOURCE_ALIAS,
             description = "Source alias in the connection context (default: ${DEFAULT-VALUE}).")
         String alias;
+
+        @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+        boolean quiet;
 
         @Override
         public Integer call() throws Exception {
@@ -45,8 +50,10 @@ public final class DemoCommand {
                 if (spec.password() != null) {
                     p.setProperty("password", spec.password().reveal());
                 }
-                try (Connection c = DriverManager.getConnection(spec.url(), p)) {
-                    DemoSalesGenerator.seed(c, rows, seed);
+                try (Connection c = DriverManager.getConnection(spec.url(), p);
+                     StderrProgress progress = StderrProgress.onStderr(quiet, Format.text)) {
+                    progress.rowsExpected(rows);
+                    DemoSalesGenerator.seed(c, rows, seed, progress::rowsRead);
                 }
                 System.out.println("seeded dbo." + DemoSalesGenerator.TABLE + " with " + rows + " rows on " + alias);
                 return DponeCli.OK;

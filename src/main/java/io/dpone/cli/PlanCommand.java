@@ -20,11 +20,12 @@ import picocli.CommandLine.Parameters;
  * {@code dpone plan MANIFEST}: the static plan with the publication decision. Opens no connection; exits 1 when
  * the decision (or the manifest) holds blockers, still rendering the complete document.
  */
-@Command(name = "plan", description = "Render the static plan and publication decision of a batch manifest.")
+@Command(name = "plan", mixinStandardHelpOptions = true,
+    description = "Render the static plan and publication decision of a batch manifest.")
 public final class PlanCommand implements Callable<Integer> {
     public static final String SCHEMA = "dpone.plan.v1";
 
-    @Parameters(index = "0", paramLabel = "MANIFEST")
+    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The batch manifest (YAML) to plan.")
     Path manifest;
 
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")

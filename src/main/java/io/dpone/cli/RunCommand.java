@@ -11,9 +11,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dpone run MANIFEST --run-id ID}: one staging-first full refresh with quality gates. */
-@Command(name = "run", description = "Run a batch manifest: staging-first full refresh with quality gates.")
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a batch manifest: staging-first full refresh with quality gates.")
 public final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "MANIFEST")
+    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The batch manifest (YAML) to run.")
     Path manifest;
 
     @Option(names = "--run-id", required = true, description = "Scheduler operation id; reuse it to resume.")
@@ -22,11 +23,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    boolean quiet;
+
     @Override
     public Integer call() {
         RunReport report;
         io.dpone.watchdog.PhaseWatchdog.runDirectory(io.dpone.connect.EmbeddedDefaults.home().resolve("runs"));
-        try (TerminalProgress progress = TerminalProgress.onStderr()) {
+        try (StderrProgress progress = StderrProgress.onStderr(quiet, format)) {
             ConnectionContext ctx;
             try {
                 ctx = ConnectionContext.fromEnvironment();

@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
  * certification on demand, routes directory, JMX, health and Prometheus metrics over HTTP) until SIGTERM.
  * A configuration with blockers exits 1 with the typed document on stderr; a clean stop exits 0.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run dpone as a long-lived camel-main process: schedules, health, metrics, JMX.")
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Run dpone as a long-lived camel-main process: schedules, health, metrics, JMX.")
 public final class ServeCommand implements Callable<Integer> {
     public static final String SCHEMA = "dpone.serve.v1";
 

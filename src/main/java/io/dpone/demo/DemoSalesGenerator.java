@@ -33,6 +33,12 @@ public final class DemoSalesGenerator {
 
     /** Replaces {@code dbo.sales} with {@code rows} generated rows. */
     public static void seed(Connection c, long rows, long seed) throws SQLException {
+        seed(c, rows, seed, done -> { });
+    }
+
+    /** As {@link #seed(Connection, long, long)}, telling {@code progress} the rows written after every batch. */
+    public static void seed(Connection c, long rows, long seed, java.util.function.LongConsumer progress)
+        throws SQLException {
         boolean h2 = c.getMetaData().getURL().startsWith("jdbc:h2:");
         try (Statement st = c.createStatement()) {
             if (h2) {
@@ -55,9 +61,11 @@ public final class DemoSalesGenerator {
                 ps.addBatch();
                 if (id % 2_000 == 0) {
                     ps.executeBatch();
+                    progress.accept(id);
                 }
             }
             ps.executeBatch();
+            progress.accept(rows);
             c.commit();
         } finally {
             c.setAutoCommit(auto);

@@ -26,11 +26,19 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
 
     /** The root mapping of {@code file}; a typed blocker at {@code $} otherwise. */
     public Document read(Path file) {
+        if (!Files.exists(file)) {
+            throw new DponeException(unreadable, "$", what + " file not found");
+        }
+        if (Files.isDirectory(file)) {
+            throw new DponeException(unreadable, "$", what + " path is a directory, not a file");
+        }
         String text;
         try {
             text = Files.readString(file);
-        } catch (IOException | RuntimeException e) {
+        } catch (java.nio.charset.MalformedInputException | java.nio.charset.UnmappableCharacterException e) {
             throw new DponeException(unreadable, "$", what + " file cannot be read as UTF-8");
+        } catch (IOException | RuntimeException e) {
+            throw new DponeException(unreadable, "$", what + " file cannot be read (permissions?)");
         }
         try {
             JsonNode root = YAML.readTree(text);

@@ -27,6 +27,7 @@ public final class LoadChunkProcessor implements Processor {
             throw new UncheckedIOException(e);
         }
         run.counters().chunkLoaded(chunk.rows(), chunk.bytes());
+        run.plan().progress().chunkDone(run.counters().chunks());
         run.counters().addStep("clickhouse_load", t0);
         run.countLoadedChunk();
     }

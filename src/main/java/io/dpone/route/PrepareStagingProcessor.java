@@ -75,6 +75,8 @@ public final class PrepareStagingProcessor implements Processor {
         run.resources().source(source);
         run.described(source.describe(src.table(), src.columns()),
             ChunkFormats.byName(exchange.getProperty(FORMAT, String.class)), Instant.now());
+        source.estimatedRows(run.table()).ifPresent(n -> plan.progress().rowsExpected(
+            plan.rowLimit() > 0 ? Math.min(n, plan.rowLimit()) : n));
         String createStaging = createStagingSql(run);
         run.spoolDir(SpoolDirectory.fresh(plan.workDir(), plan.runKey()));
         ReadPlan readPlan = ReadPlan.plan(source, run.table(), src.parallelReaders(), src.parallelMinRows(),

@@ -1,9 +1,22 @@
 package io.dpone.route;
 
-/** Receives the running row count of a load (for a terminal progress line or metrics). */
+/**
+ * Receives a load's progress as it happens (the CLI's progress display, serve's in-flight metrics): the running row
+ * count of the source read, the source's estimated row count when it is known, and each chunk that landed. Called from
+ * the route's threads; implementations are quick and thread-safe.
+ */
 @FunctionalInterface
 public interface ProgressListener {
     ProgressListener NONE = rows -> { };
 
+    /** The rows read from the source so far. */
     void rowsRead(long rows);
+
+    /** The rows the run expects to read (the source's estimate, capped by a row limit), before the first row. */
+    default void rowsExpected(long rows) {
+    }
+
+    /** A chunk landed (in staging, or in object storage for the routes that pull later); {@code chunks} so far. */
+    default void chunkDone(int chunks) {
+    }
 }

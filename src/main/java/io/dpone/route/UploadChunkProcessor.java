@@ -25,6 +25,7 @@ public final class UploadChunkProcessor implements Processor {
         }
         exchange.setProperty(KEY, key);
         run.counters().chunkUploaded(chunk.bytes());
+        run.plan().progress().chunkDone(run.counters().chunks());
         run.counters().addStep("upload", t0);
     }
 }

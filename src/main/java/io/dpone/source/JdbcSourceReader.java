@@ -125,6 +125,27 @@ public final class JdbcSourceReader implements SourceReader {
     }
 
     @Override
+    public java.util.OptionalLong estimatedRows(SourceTable table) {
+        try {
+            boolean h2 = connection.getMetaData().getDatabaseProductName().startsWith("H2");
+            String sql = h2 ? SqlServerDialect.h2EstimatedRows() : SqlServerDialect.estimatedRows();
+            try (PreparedStatement st = connection.prepareStatement(sql)) {
+                st.setString(1, table.ref().schema());
+                st.setString(2, table.ref().name());
+                try (ResultSet rs = st.executeQuery()) {
+                    if (rs.next()) {
+                        long n = rs.getLong(1);
+                        return rs.wasNull() || n < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(n);
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            // no VIEW DATABASE STATE, or another catalogue: the progress shows no estimate
+        }
+        return java.util.OptionalLong.empty();
+    }
+
+    @Override
     public Optional<long[]> keyBounds(SourceTable table, String column) {
         String sql = SqlServerDialect.keyBounds(table.ref().schema(), table.ref().name(), column);
         try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {

@@ -14,6 +14,14 @@ public interface SourceReader extends AutoCloseable {
      */
     RowCursor open(SourceTable table, int fetchSize, long rowLimit);
 
+    /**
+     * The table's row count as the database's metadata estimates it (no scan), or empty when it cannot say. Only
+     * for progress displays: never a gate's input.
+     */
+    default java.util.OptionalLong estimatedRows(SourceTable table) {
+        return java.util.OptionalLong.empty();
+    }
+
     /** MIN and MAX of an integer key column, or empty for an empty table (or a reader that cannot split). */
     default java.util.Optional<long[]> keyBounds(SourceTable table, String column) {
         return java.util.Optional.empty();

@@ -32,6 +32,21 @@ public final class SqlServerDialect {
     }
 
     /** {@code SELECT MIN([k]), MAX([k]) FROM [s].[t]}: two index seeks on a primary key. */
+    /**
+     * The row count SQL Server keeps in its catalogue for a table (heap or clustered index, all partitions), with
+     * the schema and the table name as parameters 1 and 2: no scan, and readable with VIEW DEFINITION on the table.
+     */
+    public static String estimatedRows() {
+        return "SELECT SUM(p.rows) FROM sys.partitions p JOIN sys.tables t ON t.object_id = p.object_id "
+            + "JOIN sys.schemas s ON s.schema_id = t.schema_id WHERE s.name = ? AND t.name = ? AND p.index_id IN (0, 1)";
+    }
+
+    /** The H2 stand-in's estimate ({@code INFORMATION_SCHEMA.TABLES.ROW_COUNT_ESTIMATE}), parameters as above. */
+    public static String h2EstimatedRows() {
+        return "SELECT ROW_COUNT_ESTIMATE FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = UPPER(?) "
+            + "AND UPPER(TABLE_NAME) = UPPER(?)";
+    }
+
     public static String keyBounds(String schema, String table, String key) {
         return "SELECT MIN(" + quote(key) + "), MAX(" + quote(key) + ") FROM " + quote(schema) + "." + quote(table);
     }
