@@ -13,8 +13,9 @@ import org.apache.camel.support.processor.DelegateAsyncProcessor;
  * Reports every route step, on entry and on completion, to the CLI's {@link PhaseWatchdog} as the phase
  * {@code <route id>/<step>} (a shipped step's id is {@code <route id>.<step>}, unique in the context as Camel
  * wants): a step that neither ends nor lets a nested step start within the bound (a chunk of a split is a nested
- * step) is a hang. camel-main picks it up from the registry and wraps every processor; with no guard armed (serve,
- * the Java API) a step costs one volatile read.
+ * step) is a hang. A transfer run's step is also told to the run's {@link ProgressListener} (serve shows it as the
+ * in-flight phase). camel-main picks it up from the registry and wraps every processor; with no guard armed (serve,
+ * the Java API) a step costs one volatile read and one exchange property lookup.
  */
 public final class PhaseInterceptStrategy implements InterceptStrategy {
     @Override
@@ -24,11 +25,20 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
         return new DelegateAsyncProcessor(target) {
             @Override
             public boolean process(Exchange exchange, AsyncCallback callback) {
+                String route = exchange.getFromRouteId();
+                String name = route != null && step.startsWith(route + ".") ? step.substring(route.length() + 1)
+                    : step;
+                TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+                if (run == null && exchange.getIn().getBody() instanceof TransferRun body) {
+                    run = body; // the route's first steps, before prepare names the run on the exchange
+                }
+                if (run != null) {
+                    run.plan().progress().phase(name);
+                }
                 if (!PhaseWatchdog.armed()) {
                     return super.process(exchange, callback); // serve and the Java API: nothing to report to
                 }
-                String route = exchange.getFromRouteId();
-                String phase = route + "/" + (step.startsWith(route + ".") ? step.substring(route.length() + 1) : step);
+                String phase = route + "/" + name;
                 PhaseWatchdog.phase(phase);
                 return super.process(exchange, doneSync -> {
                     PhaseWatchdog.phase(phase + " done");

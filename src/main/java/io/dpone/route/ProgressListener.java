@@ -19,4 +19,8 @@ public interface ProgressListener {
     /** A chunk landed (in staging, or in object storage for the routes that pull later); {@code chunks} so far. */
     default void chunkDone(int chunks) {
     }
+
+    /** The route entered step {@code step} (its id without the route prefix, e.g. {@code load_chunk}). */
+    default void phase(String step) {
+    }
 }

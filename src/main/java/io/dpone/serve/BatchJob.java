@@ -47,6 +47,35 @@ public final class BatchJob implements Processor {
         exchange.getMessage().setBody(runOnce());
     }
 
+    /** The job's in-flight figures (JMX, metrics), and one INFO line per chunk in the pod's log. */
+    private ProgressListener progress(String runId) {
+        ProgressListener figures = stats.progress();
+        return new ProgressListener() {
+            @Override
+            public void rowsRead(long rows) {
+                figures.rowsRead(rows);
+            }
+
+            @Override
+            public void rowsExpected(long rows) {
+                figures.rowsExpected(rows);
+            }
+
+            @Override
+            public void chunkDone(int chunks) {
+                figures.chunkDone(chunks);
+                long expected = stats.getInFlightExpectedRows();
+                LOG.info("job {}: run {}: chunk {} done, {} rows read{}", job.name(), runId, chunks,
+                    stats.getInFlightRowsScanned(), expected > 0 ? " of about " + expected : "");
+            }
+
+            @Override
+            public void phase(String step) {
+                figures.phase(step);
+            }
+        };
+    }
+
     /** Runs the job once unless stopping or busy; returns passed, failed, interrupted, skipped_busy or stopping. */
     public String runOnce() {
         if (signal.stopping()) {
@@ -64,7 +93,7 @@ public final class BatchJob implements Processor {
             state.begin(job.name(), runId);
             stats.running(runId);
             LOG.info("job {}: run {} {}", job.name(), runId, inFlight.isPresent() ? "resumed" : "started");
-            RunReport r = runner.run(job.manifest(), runId, ProgressListener.NONE);
+            RunReport r = runner.run(job.manifest(), runId, progress(runId));
             // the job state is settled before the run is counted, so whoever sees the count sees the settled state
             boolean interrupted = !r.passed() && signal.stopping();
             if (!interrupted) {

@@ -45,6 +45,9 @@ public final class ServeMetrics {
         counter(prefix + ".skipped.overlaps", tag, s.getName(), s, TransferStats::getSkippedOverlaps);
         gauge(prefix + ".last.duration.ms", tag, s.getName(), s, TransferStats::getLastDurationMs);
         gauge(prefix + ".last.rows", tag, s.getName(), s, TransferStats::getLastRows);
+        gauge(prefix + ".inflight.rows.scanned", tag, s.getName(), s, TransferStats::getInFlightRowsScanned);
+        gauge(prefix + ".inflight.expected.rows", tag, s.getName(), s, TransferStats::getInFlightExpectedRows);
+        gauge(prefix + ".inflight.chunks", tag, s.getName(), s, TransferStats::getInFlightChunks);
     }
 
     private <T> void counter(String name, String tag, String value, T obj, ToDoubleFunction<T> f) {

@@ -26,6 +26,42 @@ public class TransferStats {
     private long lastDurationMs;
     private long lastRows;
     private String running = "";
+    private final InFlight inFlight = new InFlight();
+
+    /** What the run in flight has done so far, updated from the route's threads while it runs. */
+    private static final class InFlight implements io.dpone.route.ProgressListener {
+        private volatile long rows;
+        private volatile long expected;
+        private volatile int chunks;
+        private volatile String phase = "";
+
+        @Override
+        public void rowsRead(long count) {
+            rows = count;
+        }
+
+        @Override
+        public void rowsExpected(long count) {
+            expected = count;
+        }
+
+        @Override
+        public void chunkDone(int count) {
+            chunks = count;
+        }
+
+        @Override
+        public void phase(String step) {
+            phase = step;
+        }
+
+        void reset() {
+            rows = 0;
+            expected = 0;
+            chunks = 0;
+            phase = "";
+        }
+    }
 
     public TransferStats(String name) {
         this.name = name;
@@ -52,8 +88,35 @@ public class TransferStats {
         skippedOverlaps++;
     }
 
+    /** A run starts ({@code runId}) or ends ({@code null}); the in-flight figures start again from zero. */
     public synchronized void running(String runId) {
         running = runId == null ? "" : runId;
+        inFlight.reset();
+    }
+
+    /** The listener that keeps the in-flight figures of the run this object tracks. */
+    public io.dpone.route.ProgressListener progress() {
+        return inFlight;
+    }
+
+    @ManagedAttribute(description = "Rows read from the source by the run in flight (0 when idle)")
+    public long getInFlightRowsScanned() {
+        return inFlight.rows;
+    }
+
+    @ManagedAttribute(description = "Rows the run in flight expects: the source's estimate (0 when idle or unknown)")
+    public long getInFlightExpectedRows() {
+        return inFlight.expected;
+    }
+
+    @ManagedAttribute(description = "Chunks the run in flight has loaded (or uploaded) so far (0 when idle)")
+    public long getInFlightChunks() {
+        return inFlight.chunks;
+    }
+
+    @ManagedAttribute(description = "The route step the run in flight is in, e.g. load_chunk (empty when idle)")
+    public String getInFlightPhase() {
+        return inFlight.phase;
     }
 
     private static boolean interrupted(List<Blocker> blockers) {
