@@ -11,6 +11,11 @@ import org.apache.camel.main.Main;
  */
 public final class DponeCamel implements AutoCloseable {
     public static final String CLASSPATH_ROUTES = "classpath:routes/config/*.yaml,classpath:routes/*.yaml";
+    /**
+     * The logger of every {@code log} step without its own {@code logName} (Camel's default is the route id, which no
+     * logging configuration can know in advance): {@code dpone.route}, logged at INFO like dpone's own loggers.
+     */
+    public static final String LOG_EIP_NAME = "dpone.route";
 
     private final Main main;
     private final ProducerTemplate template;
@@ -46,6 +51,12 @@ public final class DponeCamel implements AutoCloseable {
         main.configure().withJmxEnabled(jmx);
         main.configure().withName("dpone");
         main.configure().withShutdownTimeout(30);
+        main.addMainListener(new org.apache.camel.main.MainListenerSupport() {
+            @Override
+            public void beforeConfigure(org.apache.camel.main.BaseMainSupport support) {
+                support.getCamelContext().getGlobalOptions().put(org.apache.camel.Exchange.LOG_EIP_NAME, LOG_EIP_NAME);
+            }
+        });
         java.util.Map<String, Object> beans = new java.util.LinkedHashMap<>();
         beans.put("prepareStaging", new PrepareStagingProcessor());
         beans.put("loadChunk", new LoadChunkProcessor());

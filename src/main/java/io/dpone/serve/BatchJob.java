@@ -103,10 +103,18 @@ public final class BatchJob implements Processor {
             if (r.routeId() != null) {
                 routeStats.apply(r.routeId()).record(r);
             }
-            LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId, stats.getLastStatus(),
-                r.loadedRows(), r.chunks(), r.durationMs(), r.blockers().isEmpty() ? ""
-                    : " " + Redactor.global().redact(r.blockers().stream()
-                        .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString()));
+            String blockers = r.blockers().isEmpty() ? "" : " " + Redactor.global().redact(r.blockers().stream()
+                .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString());
+            if (r.passed()) {
+                LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId,
+                    stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), blockers);
+            } else if (interrupted) { // SIGTERM: the next start resumes the same run id
+                LOG.warn("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId,
+                    stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), blockers);
+            } else {
+                LOG.error("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId,
+                    stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), blockers);
+            }
             return stats.getLastStatus();
         } catch (RuntimeException e) {
             LOG.error("job {}: {}", job.name(), Redactor.global().describe(e));
