@@ -45,7 +45,13 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
                     throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
                         "the embedded ClickHouse is already open on another data directory in this process");
                 }
-                shared = new Shared(key, connect(key, configFile));
+                EngineDirectoryLock lock = EngineDirectoryLock.take(key); // before the engine sees the directory
+                try {
+                    shared = new Shared(key, connect(key, configFile), lock);
+                } catch (RuntimeException e) {
+                    lock.close();
+                    throw e;
+                }
                 OPEN.put(key, shared);
             }
             shared.users++;
@@ -123,6 +129,7 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
             if (--shared.users == 0) {
                 OPEN.remove(shared.path);
                 shared.connection.close();
+                shared.lock.close();
             }
         }
     }
@@ -130,11 +137,13 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
     private static final class Shared {
         final Path path;
         final ChdbConnection connection;
+        final EngineDirectoryLock lock;
         int users;
 
-        Shared(Path path, ChdbConnection connection) {
+        Shared(Path path, ChdbConnection connection, EngineDirectoryLock lock) {
             this.path = path;
             this.connection = connection;
+            this.lock = lock;
         }
     }
 }
