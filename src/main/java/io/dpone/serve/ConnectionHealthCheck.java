@@ -14,9 +14,12 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
- * Readiness of one configured connection alias (source, ClickHouse or object storage): connects, runs the cheapest
+ * The state of one configured connection alias (source, ClickHouse or object storage): connects, runs the cheapest
  * round trip ({@code SELECT 1}, a list under {@code dpone-readiness/}) and closes. Results are cached for a few
- * seconds so probes do not hammer the servers. Details carry the alias and type, never an endpoint or credential.
+ * seconds so probes and scrapes do not hammer the servers. Details carry the alias and type, never an endpoint or
+ * credential. Neither a liveness nor a readiness check: a database that is down does not take the pod out of its
+ * Service (its metrics and JMX would vanish when they matter most); it shows in {@code /observe/health} and as the
+ * gauge {@code dpone_connection_up{alias}}, and the job that needs it fails with its own typed blocker.
  */
 public final class ConnectionHealthCheck extends AbstractHealthCheck {
     private static final long CACHE_MILLIS = 5_000;
@@ -35,6 +38,20 @@ public final class ConnectionHealthCheck extends AbstractHealthCheck {
     @Override
     public boolean isLiveness() {
         return false;
+    }
+
+    @Override
+    public boolean isReadiness() {
+        return false;
+    }
+
+    public String alias() {
+        return alias;
+    }
+
+    /** Whether the alias answered its round trip (probed at most every few seconds). */
+    public boolean up() {
+        return probe() == null;
     }
 
     @Override

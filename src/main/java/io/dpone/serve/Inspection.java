@@ -40,6 +40,12 @@ final class Inspection {
         }
     }
 
+    void connection(ConnectionHealthCheck check) {
+        if (metrics != null) {
+            metrics.connection(check);
+        }
+    }
+
     /** The statistics of transfer route {@code routeId}, published on first use. */
     TransferStats route(String routeId) {
         return routes.computeIfAbsent(routeId, id -> {

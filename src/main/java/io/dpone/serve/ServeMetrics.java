@@ -36,6 +36,11 @@ public final class ServeMetrics {
         gauge("dpone.cdc.last.duration.ms", "stream", s.getName(), s, CdcStreamStats::getLastDurationMs);
     }
 
+    /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */
+    public void connection(ConnectionHealthCheck c) {
+        gauge("dpone.connection.up", "alias", c.alias(), c, check -> check.up() ? 1 : 0);
+    }
+
     private void transfer(String prefix, String tag, TransferStats s) {
         counter(prefix + ".rows.moved", tag, s.getName(), s, TransferStats::getRowsMoved);
         counter(prefix + ".bytes.moved", tag, s.getName(), s, TransferStats::getBytesMoved);

@@ -116,7 +116,9 @@ public final class ServeRuntime implements AutoCloseable {
             inspection.bean(routes, "serve", "routes");
             HealthCheckRegistry health = HealthCheckRegistry.get(ctx);
             for (String alias : readinessAliases(config)) {
-                health.register(new ConnectionHealthCheck(context, alias));
+                ConnectionHealthCheck check = new ConnectionHealthCheck(context, alias);
+                health.register(check);
+                inspection.connection(check);
             }
             health.register(new RouteFilesHealthCheck(routes));
             ctx.addRoutes(new ServeRoutes(entries));
@@ -146,6 +148,10 @@ public final class ServeRuntime implements AutoCloseable {
         p.put("camel.metrics.enabled", "true");
         p.put("camel.metrics.binders", "jvm-memory,processor,jvm-thread");
         p.put("camel.health.exposureLevel", "full");
+        // readiness means "route traffic to me": a route an operator stopped over JMX, or its consumer, is not a
+        // reason to leave the Service (route state is in JMX); connections are a metric and a health detail
+        p.put("camel.health.routesEnabled", "false");
+        p.put("camel.health.consumersEnabled", "false");
         p.putAll(config.camelProperties());
         return p;
     }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Readiness reflects the configured connections (an unknown object-storage alias makes the pod unready, liveness
- * stays up), a CDC stream ticks through the shipped tick route (applied once, replayed after, committed position
+ * Readiness stays up while configured connections are down (they show in the health details and as
+ * {@code dpone_connection_up}) and while an operator stops a route; a CDC stream ticks through the shipped tick route (applied once, replayed after, committed position
  * and counters in JMX and Prometheus), a cron (quartz) schedule fires, and a certification runs on demand over JMX.
  */
 class ServeReadinessAndCdcTest {
@@ -35,7 +35,7 @@ class ServeReadinessAndCdcTest {
     Path dir;
 
     @Test
-    void readinessReportsConnectionsAndCdcTicksAreCounted() throws Exception {
+    void connectionsAreHealthDetailsAndMetricsNotReadinessAndCdcTicksAreCounted() throws Exception {
         Path cdc = Files.createDirectories(dir.resolve("cdc"));
         Files.copy(Path.of("examples/cdc/orders/events.json"), cdc.resolve("events.json"));
         Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
@@ -104,10 +104,19 @@ class ServeReadinessAndCdcTest {
             }
 
             ServeFixture.Response ready = get(port, ServeRuntime.HEALTH_READY);
-            assertEquals(503, ready.status(), ready.body());
-            assertTrue(ready.body().contains("connection:s3_missing") && ready.body().contains("DOWN"), ready.body());
-            assertTrue(ready.body().contains("connection:clickhouse_unreachable"), ready.body());
-            String all = get(port, ServeRuntime.HEALTH_READY + "?data=true").body();
+            assertEquals(200, ready.status(), "a database that is down does not make the pod unready: " + ready.body());
+            ServeFixture.Response health = get(port, ServeRuntime.HEALTH + "?data=true");
+            assertTrue(health.body().contains("connection:s3_missing") && health.body().contains("DOWN"),
+                health.body());
+            assertTrue(health.body().contains("connection:clickhouse_unreachable"), health.body());
+            String metrics = get(port, ServeRuntime.METRICS).body();
+            assertEquals(0.0, sample(metrics, "dpone_connection_up", "alias=\"clickhouse_unreachable\""), 0.0);
+            assertEquals(1.0, sample(metrics, "dpone_connection_up", "alias=\"" + TestEngines.SOURCE + "\""), 0.0);
+
+            ServeFixture.invoke("org.apache.camel:context=dpone,type=routes,name=\"dpone_cdc_orders\"", "stop");
+            assertEquals(200, get(port, ServeRuntime.HEALTH_READY).status(),
+                "an operator stopping a route keeps the pod ready");
+            String all = health.body() + get(port, ServeRuntime.HEALTH_READY + "?data=true").body();
             for (String leak : List.of(dir.toString(), SECRET, "dpone-unreachable.invalid")) {
                 assertFalse(all.contains(leak), "health output leaks " + leak + ": " + all);
             }
