@@ -7,9 +7,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes the same numbers as the JMX beans to Camel's Micrometer registry, so {@code /observe/metrics} shows them
- * in Prometheus text format: {@code dpone_job_rows_moved_total{job=...}}, {@code dpone_route_rows_moved_total{route=...}},
- * {@code dpone_cdc_lag{stream=...}}, ... (the full list is in docs/operations.md). The meters read the stats objects;
- * nothing is counted twice.
+ * in Prometheus text format, following Prometheus' conventions: a HELP text on every series, base units in the name
+ * ({@code _seconds}, {@code _bytes}), counters ending in {@code _total}, and every series registered when serve
+ * starts (at zero), not after a first run. The meters read the stats objects; nothing is counted twice. The full
+ * list is in docs/operations.md.
  */
 public final class ServeMetrics {
     private final MeterRegistry registry;
@@ -18,48 +19,78 @@ public final class ServeMetrics {
         this.registry = registry;
     }
 
+    /** A job's series ({@code job} label), with its gate results ({@code dpone_gate_status{job,gate}}). */
     public void job(TransferStats s) {
-        transfer("dpone.job", "job", s);
+        transfer("dpone.job", "job", "job", s);
+        for (String gate : TransferStats.GATES) {
+            Gauge.builder("dpone.gate.status", s, stats -> stats.gateStatus(gate)).tag("job", s.getName())
+                .tag("gate", gate).description("Gate result of the job's last finished run: 1 passed, 0 failed, "
+                    + "-1 skipped or no run yet").strongReference(true).register(registry);
+        }
     }
 
+    /** A transfer route's series ({@code route} label). */
     public void route(TransferStats s) {
-        transfer("dpone.route", "route", s);
+        transfer("dpone.route", "route", "route", s);
     }
 
     public void cdc(CdcStreamStats s) {
-        counter("dpone.cdc.ticks", "stream", s.getName(), s, CdcStreamStats::getTicks);
-        counter("dpone.cdc.failed.ticks", "stream", s.getName(), s, CdcStreamStats::getFailedTicks);
-        counter("dpone.cdc.skipped.overlaps", "stream", s.getName(), s, CdcStreamStats::getSkippedOverlaps);
-        counter("dpone.cdc.events.read", "stream", s.getName(), s, CdcStreamStats::getEventsRead);
-        counter("dpone.cdc.events.applied", "stream", s.getName(), s, CdcStreamStats::getEventsApplied);
-        gauge("dpone.cdc.lag", "stream", s.getName(), s, CdcStreamStats::getLag);
-        gauge("dpone.cdc.last.duration.ms", "stream", s.getName(), s, CdcStreamStats::getLastDurationMs);
+        String n = s.getName();
+        counter("dpone.cdc.ticks", "stream", n, s, CdcStreamStats::getTicks, "CDC ticks run");
+        counter("dpone.cdc.failed.ticks", "stream", n, s, CdcStreamStats::getFailedTicks,
+            "CDC ticks that did not pass");
+        counter("dpone.cdc.skipped.overlaps", "stream", n, s, CdcStreamStats::getSkippedOverlaps,
+            "CDC ticks skipped because a tick of the same target was in flight");
+        counter("dpone.cdc.events.read", "stream", n, s, CdcStreamStats::getEventsRead, "Change events read");
+        counter("dpone.cdc.events.applied", "stream", n, s, CdcStreamStats::getEventsApplied,
+            "Change events applied to the sink (replays not counted)");
+        gauge("dpone.cdc.lag", "stream", n, s, CdcStreamStats::getLag, null,
+            "Distance from the committed position to the source's high watermark, when both are numbers");
+        gauge("dpone.cdc.last.duration", "stream", n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
+            "Duration of the last tick");
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */
     public void connection(ConnectionHealthCheck c) {
-        gauge("dpone.connection.up", "alias", c.alias(), c, check -> check.up() ? 1 : 0);
+        gauge("dpone.connection.up", "alias", c.alias(), c, check -> check.up() ? 1 : 0, null,
+            "1 when the connection alias answers SELECT 1 (or a list, for object storage), 0 when not; probed at "
+                + "most every 5 s");
     }
 
-    private void transfer(String prefix, String tag, TransferStats s) {
-        counter(prefix + ".rows.moved", tag, s.getName(), s, TransferStats::getRowsMoved);
-        counter(prefix + ".bytes.moved", tag, s.getName(), s, TransferStats::getBytesMoved);
-        counter(prefix + ".chunks.moved", tag, s.getName(), s, TransferStats::getChunksMoved);
-        counter(prefix + ".runs", tag, s.getName(), s, TransferStats::getRuns);
-        counter(prefix + ".failed.runs", tag, s.getName(), s, TransferStats::getFailedRuns);
-        counter(prefix + ".skipped.overlaps", tag, s.getName(), s, TransferStats::getSkippedOverlaps);
-        gauge(prefix + ".last.duration.ms", tag, s.getName(), s, TransferStats::getLastDurationMs);
-        gauge(prefix + ".last.rows", tag, s.getName(), s, TransferStats::getLastRows);
-        gauge(prefix + ".inflight.rows.scanned", tag, s.getName(), s, TransferStats::getInFlightRowsScanned);
-        gauge(prefix + ".inflight.expected.rows", tag, s.getName(), s, TransferStats::getInFlightExpectedRows);
-        gauge(prefix + ".inflight.chunks", tag, s.getName(), s, TransferStats::getInFlightChunks);
+    private void transfer(String prefix, String tag, String what, TransferStats s) {
+        String n = s.getName();
+        counter(prefix + ".rows.moved", tag, n, s, TransferStats::getRowsMoved,
+            "Rows loaded into staging by the " + what + "'s finished runs");
+        FunctionCounter.builder(prefix + ".moved", s, TransferStats::getBytesMoved).tag(tag, n).baseUnit("bytes")
+            .description("Encoded bytes loaded by the " + what + "'s finished runs").register(registry);
+        counter(prefix + ".chunks.moved", tag, n, s, TransferStats::getChunksMoved,
+            "Chunks loaded by the " + what + "'s finished runs");
+        counter(prefix + ".runs", tag, n, s, TransferStats::getRuns, "Finished runs of the " + what);
+        counter(prefix + ".failed.runs", tag, n, s, TransferStats::getFailedRuns,
+            "Finished runs of the " + what + " that did not pass");
+        counter(prefix + ".skipped.overlaps", tag, n, s, TransferStats::getSkippedOverlaps,
+            "Ticks skipped because a run of the same target table was in flight");
+        gauge(prefix + ".last.duration", tag, n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
+            "Duration of the " + what + "'s last finished run");
+        gauge(prefix + ".last.rows", tag, n, s, TransferStats::getLastRows, null,
+            "Rows loaded by the " + what + "'s last finished run");
+        gauge(prefix + ".last.success.timestamp", tag, n, s, TransferStats::getLastSuccessEpochSeconds, "seconds",
+            "Unix time the " + what + "'s last passing run ended (0 before the first)");
+        gauge(prefix + ".inflight.rows.scanned", tag, n, s, TransferStats::getInFlightRowsScanned, null,
+            "Rows the run in flight has read from the source (0 when idle)");
+        gauge(prefix + ".inflight.expected.rows", tag, n, s, TransferStats::getInFlightExpectedRows, null,
+            "Rows the run in flight expects, the source's estimate (0 when idle or unknown)");
+        gauge(prefix + ".inflight.chunks", tag, n, s, TransferStats::getInFlightChunks, null,
+            "Chunks the run in flight has loaded so far (0 when idle)");
     }
 
-    private <T> void counter(String name, String tag, String value, T obj, ToDoubleFunction<T> f) {
-        FunctionCounter.builder(name, obj, f).tag(tag, value).register(registry);
+    private <T> void counter(String name, String tag, String value, T obj, ToDoubleFunction<T> f, String help) {
+        FunctionCounter.builder(name, obj, f).tag(tag, value).description(help).register(registry);
     }
 
-    private <T> void gauge(String name, String tag, String value, T obj, ToDoubleFunction<T> f) {
-        Gauge.builder(name, obj, f).tag(tag, value).strongReference(true).register(registry);
+    private <T> void gauge(String name, String tag, String value, T obj, ToDoubleFunction<T> f, String unit,
+                           String help) {
+        Gauge.builder(name, obj, f).tag(tag, value).baseUnit(unit).description(help).strongReference(true)
+            .register(registry);
     }
 }

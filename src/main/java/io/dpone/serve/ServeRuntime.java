@@ -91,6 +91,7 @@ public final class ServeRuntime implements AutoCloseable {
                 BatchJob b = new BatchJob(job, runner, state, locks, signal, inspection::route);
                 jobs.put(job.name(), b);
                 inspection.job(b.stats());
+                inspection.route(routeOf(job.manifest())); // its series exist at zero before the first run
                 String id = "dpone_job_" + job.name();
                 entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, job.schedule()), b));
             }
@@ -137,6 +138,12 @@ public final class ServeRuntime implements AutoCloseable {
         }
     }
 
+    /** The route a manifest's runs go through (and report). */
+    static String routeOf(io.dpone.manifest.BatchManifest m) {
+        return io.dpone.publication.runtime.ClusterPublicationRunner.requested(m)
+            ? io.dpone.publication.runtime.ClusterPublicationRunner.ROUTE_ID : m.sink().options().route();
+    }
+
     static Map<String, String> properties(ServeConfig config) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("camel.main.shutdownTimeout", String.valueOf(Math.max(1, config.shutdownTimeout().toSeconds())));
@@ -146,7 +153,7 @@ public final class ServeRuntime implements AutoCloseable {
         p.put("camel.management.healthCheckEnabled", "true");
         p.put("camel.management.metricsEnabled", "true");
         p.put("camel.metrics.enabled", "true");
-        p.put("camel.metrics.binders", "jvm-memory,processor,jvm-thread");
+        p.put("camel.metrics.binders", "jvm-memory,jvm-gc,jvm-thread,processor,class-loader,file-descriptor,uptime");
         p.put("camel.health.exposureLevel", "full");
         // readiness means "route traffic to me": a route an operator stopped over JMX, or its consumer, is not a
         // reason to leave the Service (route state is in JMX); connections are a metric and a health detail

@@ -26,6 +26,12 @@ public class TransferStats {
     private long lastDurationMs;
     private long lastRows;
     private String running = "";
+    private double lastSuccessEpochSeconds;
+    private final java.util.Map<String, Integer> gates = new java.util.HashMap<>();
+
+    /** The gates a run reports, in the order they run (docs/quality-gates.md). */
+    public static final List<String> GATES = List.of("row_count", "null_counts", "distinct_counts", "typed_hash",
+        "decimal_fidelity", "float_fidelity", "unicode_fidelity", "metadata_columns", "cleanup_audit");
     private final InFlight inFlight = new InFlight();
 
     /** What the run in flight has done so far, updated from the route's threads while it runs. */
@@ -82,6 +88,23 @@ public class TransferStats {
         lastBlockerCodes = String.join(",", r.blockers().stream().map(Blocker::code).distinct().toList());
         lastDurationMs = r.durationMs();
         lastRows = r.loadedRows();
+        if (r.passed()) {
+            lastSuccessEpochSeconds = r.finishedAt() == null ? System.currentTimeMillis() / 1000.0
+                : r.finishedAt().toEpochMilli() / 1000.0;
+        }
+        gates.clear();
+        r.gates().forEach(g -> gates.put(g.gate(), "passed".equals(g.status()) ? 1 : "failed".equals(g.status())
+            ? 0 : -1));
+    }
+
+    /** 1 passed, 0 failed, -1 skipped or not run, for {@code gate} in the last finished run. */
+    public synchronized double gateStatus(String gate) {
+        return gates.getOrDefault(gate, -1);
+    }
+
+    @ManagedAttribute(description = "Unix time in seconds the last passing run ended (0 before the first)")
+    public synchronized double getLastSuccessEpochSeconds() {
+        return lastSuccessEpochSeconds;
     }
 
     public synchronized void skipped() {

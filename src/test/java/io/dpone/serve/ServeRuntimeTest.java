@@ -74,8 +74,9 @@ class ServeRuntimeTest {
                 assertEquals((long) ROWS, jmx("io.dpone:type=routes,name=typed_binary_streaming", "RowsMoved"));
 
                 await(Duration.ofSeconds(30), "readiness UP", () -> get(port, "/observe/health/ready").status() == 200);
-                String ready = get(port, "/observe/health/ready").body();
-                assertTrue(ready.contains("connection:mssql_test") && ready.contains("connection:clickhouse_test"), ready);
+                String health = get(port, "/observe/health?data=true").body();
+                assertTrue(health.contains("connection:mssql_test") && health.contains("connection:clickhouse_test"),
+                    health);
                 assertEquals(200, get(port, "/observe/health/live").status());
                 assertTrue(get(port, "/observe/health").body().contains("\"status\":\"UP\""));
 
@@ -83,6 +84,15 @@ class ServeRuntimeTest {
                 assertEquals(ROWS, sample(metrics, "dpone_job_rows_moved_total", "job=\"sales\""), 0.0);
                 assertEquals(1, sample(metrics, "dpone_job_runs_total", "job=\"sales\""), 0.0);
                 assertTrue(metrics.contains("camel_exchanges_total"), "Camel's own route metrics are served too");
+                assertTrue(metrics.contains("jvm_gc_pause_seconds") || metrics.contains("jvm_gc_memory_allocated"),
+                    "the JVM's GC meters are served");
+                assertTrue(sample(metrics, "dpone_job_last_success_timestamp_seconds", "job=\"sales\"")
+                    > System.currentTimeMillis() / 1000.0 - 600);
+                assertEquals(1.0, sample(metrics, "dpone_gate_status", "gate=\"typed_hash\",job=\"sales\""), 0.0);
+                assertEquals(1.0, sample(metrics, "dpone_gate_status", "gate=\"cleanup_audit\",job=\"sales\""), 0.0);
+                assertTrue(sample(metrics, "dpone_job_last_duration_seconds", "job=\"sales\"") > 0);
+                assertTrue(sample(metrics, "dpone_job_moved_bytes_total", "job=\"sales\"") > 0);
+                assertEveryDponeSeriesHasHelp(metrics);
 
                 // a manual run through JMX moves the table again: both views grow by exactly the rows moved
                 assertEquals("passed", ServeFixture.invoke(JOB, "runNow"));
@@ -98,5 +108,24 @@ class ServeRuntimeTest {
             }
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         }
+    }
+
+    /** Prometheus conventions: every dpone series carries a HELP text. */
+    static void assertEveryDponeSeriesHasHelp(String metrics) {
+        java.util.Set<String> help = new java.util.HashSet<>();
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith("# HELP dpone_")) {
+                String[] parts = line.split(" ", 4);
+                if (parts.length == 4 && !parts[3].isBlank()) {
+                    help.add(parts[2]);
+                }
+            } else if (line.startsWith("dpone_")) {
+                names.add(line.replaceFirst("[{ ].*", ""));
+            }
+        }
+        assertTrue(names.size() > 20, names.toString());
+        names.removeAll(help);
+        assertEquals(java.util.Set.of(), names, "series without a HELP text");
     }
 }
