@@ -1,12 +1,15 @@
-# dpone as a camel-main pod: `dpone serve` (see docs/operations.md, "Container").
+# dpone as a camel-main pod: `dpone serve` (see docs/operations.md, "Container"). The image carries the embedded
+# ClickHouse engine and the examples, so the README's embedded demo runs with no mount and no credentials:
 #   docker build -t dpone:0.1.0 .
-#   docker run --rm -p 8080:8080 -v $PWD/examples/serve:/etc/dpone:ro dpone:0.1.0 serve --config /etc/dpone/serve.yaml
-# The image holds no credentials and no embedded ClickHouse engine: a pod reaches real servers through the
-# connection context (DPONE_RUNTIME_CONNECTION_CONTEXT, mounted from a Secret). To use the embedded engine anyway,
-# mount a libchdb.so and set DPONE_CHDB_LIBRARY.
+#   docker run --rm -v dpone-home:/var/lib/dpone dpone:0.1.0 demo seed
+#   docker run --rm -v dpone-home:/var/lib/dpone dpone:0.1.0 run /opt/dpone/examples/batch/embedded-full-refresh.batch.yaml --run-id demo-001
+#   docker run --rm -p 8080:8080 -v dpone-home:/var/lib/dpone dpone:0.1.0 serve --config /opt/dpone/examples/serve/embedded-serve.yaml
+# A pod reaches real servers through the connection context (DPONE_RUNTIME_CONNECTION_CONTEXT, mounted from a
+# Secret); the image holds no credentials. The default command serves /etc/dpone/serve.yaml (deploy/k8s mounts it).
 
 # ---- build: the same ./mvnw package as the README (tests run in CI, not in the image build) ----
 FROM eclipse-temurin:17-jdk AS build
+RUN apt-get update && apt-get install -y --no-install-recommends npm && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
@@ -16,6 +19,10 @@ RUN ./mvnw -q -B package -DskipTests \
  && mkdir -p /out/lib \
  && cp target/lib/*.jar /out/lib/ \
  && cp "$(ls target/dpone-*.jar | grep -v -e sources -e tests | head -1)" /out/dpone.jar
+# the embedded engine: the pinned npm package, checked against its integrity hash (ChdbInstaller), as at run time
+RUN DPONE_CACHE_DIR=/tmp/dpone-cache java -cp '/out/dpone.jar:/out/lib/*' io.dpone.clickhouse.chdb.ChdbInstaller /out/chdb \
+ && rm -rf /tmp/dpone-cache
+COPY examples/ /out/examples/
 
 # ---- run: JRE 17, non-root, state on a volume ----
 FROM eclipse-temurin:17-jre
@@ -26,12 +33,16 @@ RUN groupadd --system --gid 10001 dpone \
 COPY --from=build /out/ /opt/dpone/
 ENV DPONE_HOME=/var/lib/dpone \
     DPONE_CACHE_DIR=/var/lib/dpone/cache \
+    DPONE_CHDB_LIBRARY=/opt/dpone/chdb/libchdb.so \
     JAVA_OPTS="-Xmx1g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError"
 VOLUME ["/var/lib/dpone"]
 WORKDIR /var/lib/dpone
 USER 10001:10001
 # 8080: management HTTP (health /observe/health/live|ready, metrics /observe/metrics); 9010: JMX (when enabled)
 EXPOSE 8080 9010
+# liveness of a serving container, without curl in the image: bash's /dev/tcp asks the management port
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /observe/health/live HTTP/1.0\\r\\n\\r\\n' >&3 && head -1 <&3 | grep -q ' 200 '"]
 # exec form through sh so JAVA_OPTS expands; `exec` makes java PID 1, so SIGTERM reaches the JVM's shutdown hook
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -cp '/opt/dpone/dpone.jar:/opt/dpone/lib/*' io.dpone.cli.DponeCli \"$@\"", "dpone"]
 CMD ["serve", "--config", "/etc/dpone/serve.yaml", "--log-format", "json"]

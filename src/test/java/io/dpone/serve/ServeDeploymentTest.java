@@ -61,13 +61,20 @@ class ServeDeploymentTest {
     }
 
     @Test
-    void kustomizationListsEveryFile() throws Exception {
+    void kustomizationListsEveryFileButTheExampleSecretAndGeneratesTheServeConfig() throws Exception {
         Set<String> listed = new HashSet<>();
-        one("Kustomization", null).path("resources").forEach(r -> listed.add(r.asText()));
+        JsonNode kustomization = one("Kustomization", null);
+        kustomization.path("resources").forEach(r -> listed.add(r.asText()));
         try (Stream<Path> files = Files.list(Path.of("deploy/k8s"))) {
             Set<String> present = new HashSet<>(files.map(p -> p.getFileName().toString())
                 .filter(n -> n.endsWith(".yaml") && !n.equals("kustomization.yaml")).toList());
-            assertEquals(present, listed);
+            assertTrue(present.remove("secret.example.yaml"), "the Secret's shape is documented");
+            assertEquals(present, listed, "kubectl apply -k never deploys the placeholder Secret");
+        }
+        JsonNode generated = kustomization.path("configMapGenerator").get(0);
+        assertEquals("dpone-serve", generated.path("name").asText(), "a content-hashed name rolls the pod");
+        for (JsonNode file : generated.path("files")) {
+            assertTrue(Files.isRegularFile(Path.of("deploy/k8s").resolve(file.asText())), file.asText());
         }
     }
 
@@ -111,9 +118,14 @@ class ServeDeploymentTest {
         JsonNode sc = container().path("securityContext");
         assertFalse(sc.path("allowPrivilegeEscalation").asBoolean(true));
         assertTrue(sc.path("readOnlyRootFilesystem").asBoolean());
+        Set<String> generated = new HashSet<>();
+        one("Kustomization", null).path("configMapGenerator").forEach(g -> generated.add(g.path("name").asText()));
         for (JsonNode v : pod.path("volumes")) {
             if (v.has("configMap")) {
-                one("ConfigMap", v.path("configMap").path("name").asText());
+                String name = v.path("configMap").path("name").asText();
+                if (!generated.contains(name)) {
+                    one("ConfigMap", name);
+                }
             } else if (v.has("secret")) {
                 one("Secret", v.path("secret").path("secretName").asText());
             } else if (v.has("persistentVolumeClaim")) {
@@ -165,12 +177,61 @@ class ServeDeploymentTest {
         throw new AssertionError("no mount of " + volume);
     }
 
+    /** The generated ConfigMap's files, as the pod sees them in one directory. */
     private ServeConfig serveConfigFromConfigMap() throws Exception {
-        JsonNode data = one("ConfigMap", "dpone-serve").path("data");
-        for (var it = data.fields(); it.hasNext(); ) {
-            var e = it.next();
-            Files.writeString(dir.resolve(e.getKey()), e.getValue().asText());
+        for (JsonNode file : one("Kustomization", null).path("configMapGenerator").get(0).path("files")) {
+            Path source = Path.of("deploy/k8s").resolve(file.asText());
+            Files.copy(source, dir.resolve(source.getFileName()));
         }
         return ServeConfigLoader.load(dir.resolve("serve.yaml"));
+    }
+
+    @Test
+    void theImageCarriesTheEngineAndAHealthCheckOnWhatServeServes() throws Exception {
+        String docker = Files.readString(Path.of("Dockerfile"));
+        assertTrue(docker.contains("io.dpone.clickhouse.chdb.ChdbInstaller /out/chdb"), "the engine is fetched");
+        io.dpone.clickhouse.chdb.ChdbInstaller.class.getMethod("main", String[].class);
+        assertTrue(docker.contains("COPY --from=build /out/ /opt/dpone/")
+            && docker.contains("DPONE_CHDB_LIBRARY=/opt/dpone/chdb/libchdb.so"), "the engine is where the env says");
+        assertTrue(docker.contains("HEALTHCHECK") && docker.contains("/dev/tcp/127.0.0.1/"
+            + ServeConfig.DEFAULT_HTTP_PORT) && docker.contains("GET " + ServeRuntime.HEALTH_LIVE + " "),
+            "the health check asks the liveness path on the default management port");
+        assertTrue(docker.contains("io.dpone.cli.DponeCli"));
+        assertFalse(Files.readString(Path.of(".dockerignore")).lines().anyMatch(l -> l.trim().equals("examples/")),
+            "the examples are in the build context");
+    }
+
+    @Test
+    void everyExamplePathTheImageAndComposeNameExistsAndItsServeConfigsLoad() throws Exception {
+        String text = Files.readString(Path.of("Dockerfile")) + Files.readString(Path.of("docker-compose.yml"))
+            + Files.readString(Path.of("README.md")) + Files.readString(Path.of("docs/operations.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("/opt/dpone/examples/([\\w./-]+\\.yaml)")
+            .matcher(text);
+        Set<String> seen = new HashSet<>();
+        while (m.find()) {
+            seen.add(m.group(1));
+            assertTrue(Files.isRegularFile(Path.of("examples").resolve(m.group(1))), m.group(1));
+        }
+        assertTrue(seen.contains("serve/embedded-serve.yaml") && seen.contains("serve/compose-serve.yaml"), seen.toString());
+        for (String serve : List.of("serve/embedded-serve.yaml", "serve/compose-serve.yaml")) {
+            assertFalse(ServeConfigLoader.load(Path.of("examples").resolve(serve)).jobs().isEmpty(), serve);
+        }
+    }
+
+    @Test
+    void composeStartsDponeOnlyOnceEveryServerItUsesIsReady() throws Exception {
+        JsonNode compose = YAML.readTree(Path.of("docker-compose.yml").toFile());
+        JsonNode dpone = compose.path("services").path("dpone");
+        assertEquals("dpone:0.1.0", dpone.path("image").asText());
+        JsonNode deps = dpone.path("depends_on");
+        for (String server : List.of("ch1", "ch2")) {
+            assertEquals("service_healthy", deps.path(server).path("condition").asText(), server);
+        }
+        for (String init : List.of("mssql-init", "minio-init")) {
+            assertEquals("service_completed_successfully", deps.path(init).path("condition").asText(), init);
+        }
+        assertTrue(dpone.path("environment").path("DPONE_RUNTIME_CONNECTION_CONTEXT").asText()
+            .endsWith("examples/connections/compose-network.connections.yaml"));
+        assertTrue(Files.readString(Path.of("README.md")).contains("docker compose up -d --wait"));
     }
 }

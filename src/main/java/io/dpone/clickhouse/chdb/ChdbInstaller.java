@@ -164,4 +164,25 @@ public final class ChdbInstaller {
             }
         }
     }
+
+    /**
+     * The container image's build step: installs the pinned engine (the same npm fetch and integrity check as at
+     * run time, into {@code $DPONE_CACHE_DIR}) and copies it to {@code <dir>/libchdb.so}, where the image's
+     * {@code DPONE_CHDB_LIBRARY} points. Exits 1 with one line on stderr when it cannot.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: ChdbInstaller DIR   (installs the pinned libchdb.so as DIR/libchdb.so)");
+            System.exit(2);
+        }
+        try {
+            Path library = forUserCache().ensureInstalled();
+            Path target = Files.createDirectories(Path.of(args[0])).resolve("libchdb.so");
+            Files.copy(library, target, StandardCopyOption.REPLACE_EXISTING);
+            System.out.println("installed " + PACKAGE + "@" + VERSION);
+        } catch (ChdbException e) {
+            System.err.println("dpone: " + e.getMessage());
+            System.exit(1);
+        }
+    }
 }
