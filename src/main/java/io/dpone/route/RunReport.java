@@ -52,6 +52,13 @@ public record RunReport(String schema, String runId, boolean passed, String rout
             durationMs, rowsPerSecond, null);
     }
 
+    /** This report with {@code others} as its blockers (and so not passed). */
+    public RunReport withBlockers(List<Blocker> others) {
+        return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, others, stepMillis, startedAt, finishedAt, durationMs,
+            rowsPerSecond, publication, notes);
+    }
+
     public RunReport {
         gates = List.copyOf(gates);
         blockers = List.copyOf(blockers);

@@ -2,9 +2,12 @@ package io.dpone.serve;
 
 import io.dpone.connect.Redactor;
 import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -45,6 +48,22 @@ public final class BatchJob implements Processor {
     @Override
     public void process(Exchange exchange) {
         exchange.getMessage().setBody(runOnce());
+    }
+
+    /**
+     * A run that failed while the process was stopping was stopped by the shutdown, whichever step it was in (a
+     * chunk boundary reports {@code serve.shutdown_interrupted} itself; a step cut short by the stopping context
+     * fails otherwise): it is reported as {@code serve.shutdown_interrupted}, not as a failure, with the codes it
+     * stopped on in the details, and the next start resumes its run id.
+     */
+    static RunReport stoppedByShutdown(RunReport r) {
+        String code = BlockerCode.SERVE_SHUTDOWN_INTERRUPTED.code();
+        if (r.blockers().stream().anyMatch(b -> b.code().equals(code))) {
+            return r;
+        }
+        return r.withBlockers(List.of(Blocker.of(BlockerCode.SERVE_SHUTDOWN_INTERRUPTED, "serve",
+            "the process is stopping; the run stopped and resumes with the same run id at the next start",
+            Map.of("stopped_on", r.blockers().stream().map(Blocker::code).distinct().toList()))));
     }
 
     /** The job's in-flight figures (JMX, metrics), and one INFO line per chunk in the pod's log. */
@@ -96,6 +115,9 @@ public final class BatchJob implements Processor {
             RunReport r = runner.run(job.manifest(), runId, progress(runId));
             // the job state is settled before the run is counted, so whoever sees the count sees the settled state
             boolean interrupted = !r.passed() && signal.stopping();
+            if (interrupted) {
+                r = stoppedByShutdown(r);
+            }
             if (!interrupted) {
                 state.finish(job.name());
             }

@@ -76,7 +76,7 @@ public class TransferStats {
     /** Accounts a finished run. */
     public synchronized void record(RunReport r) {
         runs++;
-        if (!r.passed()) {
+        if (!r.passed() && !interrupted(r.blockers())) { // a run the shutdown stopped resumes; it did not fail
             failedRuns++;
         }
         rowsMoved += r.loadedRows();
@@ -171,7 +171,7 @@ public class TransferStats {
         return runs;
     }
 
-    @ManagedAttribute(description = "Finished runs that did not pass")
+    @ManagedAttribute(description = "Finished runs that did not pass (a run the shutdown stopped is not counted: it resumes)")
     public synchronized long getFailedRuns() {
         return failedRuns;
     }
