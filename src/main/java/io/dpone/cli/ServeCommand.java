@@ -3,6 +3,7 @@ package io.dpone.cli;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
+import io.dpone.serve.JsonLogEncoder;
 import io.dpone.serve.JsonLogStream;
 import io.dpone.serve.ServeConfig;
 import io.dpone.serve.ServeConfigLoader;
@@ -41,7 +42,8 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         java.io.PrintStream stderr = System.err;
         if (logFormat == Format.json) {
-            // stays in place until the JVM exits: shutdown hooks still log after the serve has stopped
+            // stderr text that is no log event (a library's println, the engine's own lines) as JSON too; stays
+            // until the JVM exits: shutdown hooks still log after the serve has stopped
             System.setErr(new JsonLogStream(stderr));
         }
         return serve(stderr);
@@ -56,6 +58,9 @@ public final class ServeCommand implements Callable<Integer> {
             }
             if (stateDir != null) {
                 c = c.withStateDir(stateDir.toAbsolutePath());
+            }
+            if (logFormat == Format.json) {
+                JsonLogEncoder.install(); // log events as JSON objects, a stack trace as one field
             }
             runtime = ServeRuntime.start(c, ConnectionContext.fromEnvironment(), Map.of());
         } catch (DponeException e) {

@@ -23,8 +23,11 @@ public final class JsonLogStream extends PrintStream {
         super(new Lines(target), true, StandardCharsets.UTF_8);
     }
 
-    /** One JSON log line for {@code line} (without its newline). */
+    /** One JSON log line for {@code line} (without its newline); a JSON event of the logger passes unchanged. */
     public static String toJson(String line, Instant now) {
+        if (line.startsWith("{\"ts\":") && line.endsWith("}")) {
+            return line; // JsonLogEncoder's event: already one redacted JSON object
+        }
         Map<String, Object> doc = new LinkedHashMap<>();
         Matcher m = Lines.SIMPLE.matcher(line);
         doc.put("ts", m.matches() && m.group(1) != null ? m.group(1) : now.toString());

@@ -64,6 +64,13 @@ class ServeSigtermTest {
             assertEquals(143, p.exitValue(), "exit on SIGTERM");
             String log = Files.readString(stderr);
             assertTrue(log.contains("dpone serve stopping") && log.contains("dpone serve stopped"), log);
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            for (String line : log.split("\n")) {
+                if (!line.isBlank()) { // --log-format json: every stderr line is one JSON event
+                    com.fasterxml.jackson.databind.JsonNode event = json.readTree(line);
+                    assertTrue(event.isObject() && event.hasNonNull("level") && event.hasNonNull("message"), line);
+                }
+            }
             assertEquals(List.of(), log.lines().filter(l -> !l.isBlank() && !l.startsWith("{\"ts\":")).toList(),
                 "JSON log lines only");
             assertTrue(ms < 30_000, "stopped in " + ms + " ms");
