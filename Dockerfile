@@ -18,7 +18,8 @@ COPY src/ src/
 RUN ./mvnw -q -B package -DskipTests \
  && mkdir -p /out/lib \
  && cp target/lib/*.jar /out/lib/ \
- && cp "$(ls target/dpone-*.jar | grep -v -e sources -e tests | head -1)" /out/dpone.jar
+ && cp "$(ls target/dpone-*.jar | grep -v -e sources -e tests | head -1)" /out/dpone.jar \
+ && mkdir -p /out/jolokia && cp target/jolokia/jolokia-agent.jar /out/jolokia/
 # the embedded engine: the pinned npm package, checked against its integrity hash (ChdbInstaller), as at run time
 RUN DPONE_CACHE_DIR=/tmp/dpone-cache java -cp '/out/dpone.jar:/out/lib/*' io.dpone.clickhouse.chdb.ChdbInstaller /out/chdb \
  && rm -rf /tmp/dpone-cache

@@ -197,6 +197,7 @@ class ServeDeploymentTest {
             + ServeConfig.DEFAULT_HTTP_PORT) && docker.contains("GET " + ServeRuntime.HEALTH_LIVE + " "),
             "the health check asks the liveness path on the default management port");
         assertTrue(docker.contains("io.dpone.cli.DponeCli"));
+        assertTrue(docker.contains("cp target/jolokia/jolokia-agent.jar /out/jolokia/"), "the image carries Jolokia");
         assertFalse(Files.readString(Path.of(".dockerignore")).lines().anyMatch(l -> l.trim().equals("examples/")),
             "the examples are in the build context");
     }
