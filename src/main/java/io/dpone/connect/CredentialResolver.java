@@ -20,6 +20,35 @@ public final class CredentialResolver {
         environment = lookup;
     }
 
+    /** The largest credential file read (a password, a key): a file of more is refused, never read whole. */
+    static final int MAX_CREDENTIAL_BYTES = 64 * 1024;
+
+    /**
+     * The credential file's text, read through a bounded buffer: {@code /dev/zero}, a log file or a disk image named
+     * by mistake is refused with a typed blocker instead of filling the heap.
+     */
+    private static String readBounded(ContextEntry e, String subject) {
+        byte[] bytes;
+        try (java.io.InputStream in = Files.newInputStream(Path.of(e.passwordFile()))) {
+            bytes = in.readNBytes(MAX_CREDENTIAL_BYTES + 1);
+        } catch (IOException | RuntimeException ex) {
+            throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, subject,
+                "credential file for alias '" + e.alias() + "' cannot be read");
+        }
+        if (bytes.length > MAX_CREDENTIAL_BYTES) {
+            throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_TOO_LARGE, subject,
+                "credential file for alias '" + e.alias() + "' holds more than " + MAX_CREDENTIAL_BYTES
+                    + " bytes; it is not a password file");
+        }
+        java.nio.charset.CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
+        try {
+            return utf8.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException ex) {
+            throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, subject,
+                "credential file for alias '" + e.alias() + "' is not UTF-8 text");
+        }
+    }
+
     static ConnectionSpec resolve(ContextEntry e, String subject) {
         Secret password = null;
         if (e.passwordEnv() != null) {
@@ -31,12 +60,7 @@ public final class CredentialResolver {
             }
             password = Secret.of(value);
         } else if (e.passwordFile() != null) {
-            try {
-                password = Secret.of(Files.readString(Path.of(e.passwordFile()), StandardCharsets.UTF_8).strip());
-            } catch (IOException | RuntimeException ex) {
-                throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, subject,
-                    "credential file for alias '" + e.alias() + "' cannot be read");
-            }
+            password = Secret.of(readBounded(e, subject).strip());
         }
         return new ConnectionSpec(e.alias(), e.type(), e.url(), e.user(), password, e.embedded(), e.options());
     }

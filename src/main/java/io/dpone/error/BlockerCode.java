@@ -19,6 +19,7 @@ public enum BlockerCode {
     CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),
     CONNECTION_CONTEXT_INVALID("connection.context_invalid"),
     CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
+    CONNECTION_CREDENTIAL_TOO_LARGE("connection.credential_too_large"),
     CONNECTION_FAILED("connection.failed"),
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
