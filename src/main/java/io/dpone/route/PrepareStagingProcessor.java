@@ -7,9 +7,6 @@ import io.dpone.clickhouse.PartwiseTableStats;
 import io.dpone.clickhouse.ReplacedGenerationMerges;
 import io.dpone.clickhouse.TableAdmin;
 import io.dpone.connect.ConnectionType;
-import io.dpone.error.Blocker;
-import io.dpone.error.BlockerCode;
-import io.dpone.error.DponeException;
 import io.dpone.format.ChunkFormats;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.quality.FidelityColumns;
@@ -75,6 +72,7 @@ public final class PrepareStagingProcessor implements Processor {
         run.resources().source(source);
         run.described(source.describe(src.table(), src.columns()),
             ChunkFormats.byName(exchange.getProperty(FORMAT, String.class)), Instant.now());
+        NamedColumns.check(plan.manifest(), run.table()); // before the staging table or any chunk exists
         source.estimatedRows(run.table()).ifPresent(n -> plan.progress().rowsExpected(
             plan.rowLimit() > 0 ? Math.min(n, plan.rowLimit()) : n));
         String createStaging = createStagingSql(run);
@@ -139,10 +137,10 @@ public final class PrepareStagingProcessor implements Processor {
 
     private static List<String> orderBy(TransferRun run) {
         List<String> wanted = run.plan().manifest().sink().options().orderBy();
+        List<String> key = new ArrayList<>();
         if (wanted.isEmpty()) {
-            List<String> key = new ArrayList<>();
             for (String name : run.table().primaryKey()) {
-                SourceColumn c = column(run, name);
+                SourceColumn c = NamedColumns.column(run.table(), name);
                 if (c == null || c.nullable()) {
                     return List.of();
                 }
@@ -150,24 +148,9 @@ public final class PrepareStagingProcessor implements Processor {
             }
             return key;
         }
-        List<Blocker> blockers = new ArrayList<>();
-        List<String> key = new ArrayList<>();
-        for (int i = 0; i < wanted.size(); i++) {
-            SourceColumn c = column(run, wanted.get(i));
-            if (c == null || c.nullable()) {
-                blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "sink.options.order_by[" + i + "]",
-                    "order_by column '" + wanted.get(i) + "' is not a selected non-nullable source column"));
-            } else {
-                key.add(c.name());
-            }
-        }
-        if (!blockers.isEmpty()) {
-            throw new DponeException(blockers);
-        }
+        wanted.forEach(name -> key.add(NamedColumns.column(run.table(), name).name())); // NamedColumns checked them
         return key;
     }
 
-    private static SourceColumn column(TransferRun run, String name) {
-        return run.table().columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
-    }
+
 }

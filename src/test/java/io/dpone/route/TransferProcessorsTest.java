@@ -147,6 +147,25 @@ class TransferProcessorsTest {
     }
 
     @Test
+    void everyColumnTheManifestNamesIsCheckedBeforeAnythingIsWritten() throws Exception {
+        Path m = Manifests.fullRefresh(dir.resolve("named"), "orders", DB, "order_by: [ghost, status]");
+        Files.writeString(m, Files.readString(m) + "quality:\n  distinct_columns: [status, nope_col]\n");
+        TransferRun named = new TransferRun(RunPlan.of(ManifestLoader.load(m), "run-2", run.plan().context(),
+            dir.resolve("state"), ProgressListener.NONE, "typed_binary_streaming", 0, run.plan().connectors()));
+        Exchange e = exchange(named);
+        e.setProperty(RouteProperties.RUN, named);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        DponeException refused = assertThrows(DponeException.class, () -> new PrepareStagingProcessor().process(e));
+        assertEquals(List.of("manifest.invalid_value@quality.distinct_columns[1]",
+            "manifest.invalid_value@sink.options.order_by[0]", "manifest.invalid_value@sink.options.order_by[1]"),
+            refused.blockers().stream().map(b -> b.code() + "@" + b.subject()).toList(),
+            "an unknown column and a nullable one, all at once");
+        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), "no staging table");
+        assertEquals(0, source.opened(), "no source row read");
+        named.resources().close();
+    }
+
+    @Test
     void prepareRecognisesARunThatAlreadyPublishedAndReadsNoSource() {
         ch.table(DB, "orders", run.plan().generationComment());
         new PrepareStagingProcessor().process(exchange(run));
