@@ -42,9 +42,20 @@ class JolokiaAgentTest {
             while ((line = out.readLine()) != null && !line.equals("ready")) {
                 // the agent's start-up line
             }
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                "http://127.0.0.1:" + port + "/jolokia/read/java.lang:type=Runtime/SpecVersion")).build(),
-                HttpResponse.BodyHandlers.ofString());
+            HttpRequest read = HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + "/jolokia/read/java.lang:type=Runtime/SpecVersion")).build();
+            HttpResponse<String> r = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (r == null) { // the agent may open its port just after main starts
+                try {
+                    r = HttpClient.newHttpClient().send(read, HttpResponse.BodyHandlers.ofString());
+                } catch (java.net.ConnectException e) {
+                    if (System.nanoTime() > deadline || !p.isAlive()) {
+                        throw e;
+                    }
+                    Thread.sleep(100);
+                }
+            }
             JsonNode doc = new ObjectMapper().readTree(r.body());
             assertEquals(200, doc.path("status").asInt(), r.body());
             assertEquals(System.getProperty("java.specification.version"), doc.path("value").asText(), r.body());
