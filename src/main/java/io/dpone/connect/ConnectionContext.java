@@ -28,7 +28,9 @@ public final class ConnectionContext {
     public static final String ENV = "DPONE_RUNTIME_CONNECTION_CONTEXT";
     private static final Set<String> ENTRY_KEYS =
         Set.of("type", "url", "user", "password_env", "password_file", "embedded", "options");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Duplicate keys are refused: a second definition of an alias must not silently replace the first. */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+        .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
     private final Map<String, ContextEntry> entries;
     private final boolean embeddedDefault;
@@ -58,6 +60,12 @@ public final class ConnectionContext {
         try {
             root = YAML.readTree(Files.readString(file));
         } catch (JsonProcessingException e) {
+            String original = e.getOriginalMessage();
+            if (original != null && original.startsWith("Duplicate field")) {
+                var at = e.getLocation();
+                throw invalid("$", "connection context defines a key twice (an alias or an option)"
+                    + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
+            }
             throw invalid("$", "connection context is not valid YAML");
         } catch (IOException | RuntimeException e) {
             throw invalid("$", "connection context file cannot be read");
