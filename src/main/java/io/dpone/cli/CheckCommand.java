@@ -9,6 +9,7 @@ import io.dpone.manifest.ManifestLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +29,23 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** The check document. */
     public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers) {
+    }
+
+    /** Every problem at once: the aliases of a manifest that failed validation are still checked. */
+    private void refsOfAnInvalidManifest(List<Blocker> blockers) {
+        String runtime = "source.options.native_transfer.snapshot.columnar_fast_path.object_storage.runtime_access"
+            + ".connection_id";
+        Map<String, ConnectionType> types = new java.util.LinkedHashMap<>();
+        types.put("source.connection_ref", ConnectionType.MSSQL);
+        types.put("sink.connection_ref", ConnectionType.CLICKHOUSE);
+        types.put(runtime, ConnectionType.S3);
+        try {
+            ConnectionContext ctx = ConnectionContext.fromEnvironment();
+            ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet())).forEach((path, alias) ->
+                ctx.check(alias, types.get(path), path).ifPresent(blockers::add));
+        } catch (DponeException e) {
+            blockers.addAll(e.blockers());
+        }
     }
 
     @Override
@@ -50,6 +68,7 @@ public final class CheckCommand implements Callable<Integer> {
             blockers.addAll(decision.blockers());
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
+            refsOfAnInvalidManifest(blockers);
         }
         CheckReport report = new CheckReport(SCHEMA, manifest.getFileName().toString(), blockers.isEmpty(), route,
             blockers);

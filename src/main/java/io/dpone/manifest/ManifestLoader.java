@@ -41,6 +41,31 @@ public final class ManifestLoader {
         return ManifestBinder.bind(root);
     }
 
+    /**
+     * The connection aliases {@code file} names at the given manifest paths, read without validating the rest (so
+     * {@code dpone check} can report an unknown alias next to schema problems); a path whose value is not text is
+     * left out, and a file that is not a YAML mapping gives none.
+     */
+    public static Map<String, String> connectionRefs(Path file, List<String> paths) {
+        Map<String, String> refs = new java.util.LinkedHashMap<>();
+        JsonNode root;
+        try {
+            root = FILE.read(file).root();
+        } catch (DponeException e) {
+            return refs;
+        }
+        for (String path : paths) {
+            JsonNode node = root;
+            for (String key : path.split("\\.")) {
+                node = node.path(key);
+            }
+            if (node.isTextual()) {
+                refs.put(path, node.asText());
+            }
+        }
+        return refs;
+    }
+
     private static void scanForSecrets(JsonNode node, String path, List<Blocker> out, Set<String> paths) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {

@@ -66,4 +66,18 @@ class CliHabitsTest {
         assertTrue(all.contains("manifest.unreadable") && all.contains("manifest file not found"), all);
         assertFalse(all.contains(dir.toString()), "no local path in the output");
     }
+
+    @Test
+    void checkReportsAnUnknownAliasNextToTheSchemasProblems(@TempDir Path dir) throws Exception {
+        String example = java.nio.file.Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"));
+        assertTrue(example.contains("connection_ref: mssql_demo") && example.contains("chunk_rows: 100000"),
+            "the example changed");
+        Path bad = java.nio.file.Files.writeString(dir.resolve("bad.batch.yaml"), example
+            .replace("connection_ref: mssql_demo", "connection_ref: nope_alias")
+            .replace("chunk_rows: 100000", "chunk_rows: -1"));
+        CliRun run = CliRun.of("check", bad.toString(), "--format", "json");
+        assertEquals(DponeCli.BLOCKED, run.exitCode());
+        assertTrue(run.stderr().contains("source.options.chunk_rows") && run.stderr().contains("connection.ref_unknown")
+            && run.stderr().contains("source.connection_ref"), run.stderr());
+    }
 }
