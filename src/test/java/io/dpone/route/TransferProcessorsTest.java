@@ -242,6 +242,21 @@ class TransferProcessorsTest {
     }
 
     @Test
+    void publishRemovesTheTemporaryJournalAnEarlierAttemptLeftBehind() throws Exception {
+        run.claimStaging();
+        ch.table(DB, staging(), run.plan().generationComment());
+        run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+        Path journal = RunJournal.path(run);
+        Files.createDirectories(journal.getParent());
+        Path stale = Files.writeString(journal.resolveSibling("." + journal.getFileName() + "4711.tmp"), "{\"ha");
+        Path other = Files.writeString(journal.resolveSibling(".someotherrun.json4711.tmp"), "{");
+        new PublishProcessor().process(exchange(run));
+        assertFalse(Files.exists(stale), "a crash between write and rename left it; the next attempt removes it");
+        assertTrue(Files.exists(other), "another run's file is not ours");
+        assertTrue(Files.exists(journal));
+    }
+
+    @Test
     void aFirstPublicationRenamesTheStagingTableIntoPlace() {
         run.claimStaging();
         ch.table(DB, staging(), run.plan().generationComment());
