@@ -18,11 +18,36 @@ public final class AtomicFiles {
         write(target, content.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The temporary files {@link #write} creates beside {@code target} start with this and end with {@code .tmp}. */
+    private static String tempPrefix(Path target) {
+        return "." + target.getFileName();
+    }
+
+    /**
+     * Deletes the temporary files a writer of {@code target} left when it died between writing and renaming. Only for
+     * a target with one writer at a time (another writer's file in flight would be deleted too).
+     */
+    public static void deleteStaleTemps(Path target) {
+        Path dir = target.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        String prefix = tempPrefix(target);
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith(".tmp")).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // a leftover temporary file is untidy, not wrong: the target itself is only ever replaced atomically
+        }
+    }
+
     public static void write(Path target, byte[] content) {
         try {
             Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            Path tmp = Files.createTempFile(dir, tempPrefix(target), ".tmp");
             try {
                 try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                     ch.write(java.nio.ByteBuffer.wrap(content));

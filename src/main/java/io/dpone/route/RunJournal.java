@@ -27,7 +27,8 @@ final class RunJournal {
     }
 
     static void save(TransferRun run) {
-        deleteStaleTemps(path(run));
+        // what an earlier attempt of this run id left when it died between write and rename (one writer per run)
+        AtomicFiles.deleteStaleTemps(path(run));
         try {
             AtomicFiles.write(path(run), Json.MAPPER.writeValueAsBytes(
                 new Entry(run.plan().runId(), run.sourceStats().rows(), run.gates())));
@@ -36,26 +37,6 @@ final class RunJournal {
         }
     }
 
-    /**
-     * Removes what an earlier attempt of this run id left when it died between writing its journal's temporary file
-     * and renaming it ({@code .<run key>.json<random>.tmp}, see {@link AtomicFiles}); only this run's own, and
-     * before this attempt writes its own.
-     */
-    static void deleteStaleTemps(Path journal) {
-        Path dir = journal.getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            return;
-        }
-        String prefix = "." + journal.getFileName();
-        try (var files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith(prefix)
-                    && p.getFileName().toString().endsWith(".tmp")).toList()) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            // a leftover temporary file is untidy, not wrong: the journal itself is written atomically below
-        }
-    }
 
     static Entry load(TransferRun run) {
         try {
