@@ -54,13 +54,17 @@ public final class JsonSchemaCheck {
         this.codes = codes;
     }
 
-    /** Every violation in {@code document} as a blocker, ordered by path; paths in {@code ignored} are left out. */
-    public List<Blocker> validate(JsonNode document, Set<String> ignored, YamlLocations locations) {
+    /**
+     * Every violation in {@code document} as a blocker, ordered by path; paths in {@code ignored} are left out.
+     * {@code locations} is asked only when there is a violation to place.
+     */
+    public List<Blocker> validate(JsonNode document, Set<String> ignored,
+                                  java.util.function.Supplier<YamlLocations> locations) {
         List<Blocker> blockers = new ArrayList<>();
         for (ValidationMessage m : schema.validate(document)) {
             Blocker b = toBlocker(m);
             if (!ignored.contains(b.subject())) {
-                blockers.add(located(b, locations));
+                blockers.add(located(b, locations.get()));
             }
         }
         blockers.sort(Comparator.comparing(Blocker::subject).thenComparing(Blocker::code));

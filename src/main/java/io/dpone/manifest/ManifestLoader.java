@@ -34,7 +34,7 @@ public final class ManifestLoader {
         List<Blocker> blockers = new ArrayList<>();
         Set<String> secretPaths = new HashSet<>();
         scanForSecrets(root, "", blockers, secretPaths);
-        blockers.addAll(ManifestSchema.validate(root, secretPaths, document.locations()));
+        blockers.addAll(ManifestSchema.validate(root, secretPaths, document::locations));
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }

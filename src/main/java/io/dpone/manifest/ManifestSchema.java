@@ -20,7 +20,8 @@ public final class ManifestSchema {
     }
 
     /** Every schema violation in {@code document} as a blocker, ordered by manifest path, with line and column. */
-    public static List<Blocker> validate(JsonNode document, Set<String> ignoredPaths, YamlLocations locations) {
+    public static List<Blocker> validate(JsonNode document, Set<String> ignoredPaths,
+                                         java.util.function.Supplier<YamlLocations> locations) {
         return CHECK.validate(document, ignoredPaths, locations);
     }
 }

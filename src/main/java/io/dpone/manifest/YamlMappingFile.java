@@ -20,8 +20,30 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
     private static final ObjectMapper YAML = new ObjectMapper(
         YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
-    /** A document's root mapping and where each of its paths starts. */
-    public record Document(JsonNode root, YamlLocations locations) {
+    /**
+     * A document's root mapping, and where each of its paths starts: found only when asked (a blocker needs a line),
+     * so a valid document is parsed once.
+     */
+    public static final class Document {
+        private final JsonNode root;
+        private final String text;
+        private YamlLocations locations;
+
+        Document(JsonNode root, String text) {
+            this.root = root;
+            this.text = text;
+        }
+
+        public JsonNode root() {
+            return root;
+        }
+
+        public synchronized YamlLocations locations() {
+            if (locations == null) {
+                locations = YamlLocations.of(text);
+            }
+            return locations;
+        }
     }
 
     /** The root mapping of {@code file}; a typed blocker at {@code $} otherwise. */
@@ -45,7 +67,7 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
             if (root == null || !root.isObject()) {
                 throw new DponeException(notMapping, "$", what + " must be a YAML mapping");
             }
-            return new Document(root, YamlLocations.of(text));
+            return new Document(root, text);
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();

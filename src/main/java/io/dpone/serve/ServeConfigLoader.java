@@ -11,7 +11,6 @@ import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
 import io.dpone.manifest.JsonSchemaCheck;
 import io.dpone.manifest.ShortDuration;
-import io.dpone.manifest.YamlLocations;
 import io.dpone.manifest.YamlMappingFile;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,20 +38,20 @@ public final class ServeConfigLoader {
         JsonSchemaCheck.Codes.all(BlockerCode.SERVE_CONFIG_INVALID));
 
     private final Path base;
-    private final YamlLocations locations;
+    private final YamlMappingFile.Document document;
     private final List<Blocker> blockers = new ArrayList<>();
 
-    private ServeConfigLoader(Path base, YamlLocations locations) {
+    private ServeConfigLoader(Path base, YamlMappingFile.Document document) {
         this.base = base;
-        this.locations = locations;
+        this.document = document;
     }
 
     /** Loads and validates; throws {@link DponeException} with every blocker found. */
     public static ServeConfig load(Path file) {
         Path abs = file.toAbsolutePath().normalize();
         YamlMappingFile.Document document = FILE.read(abs);
-        ServeConfigLoader loader = new ServeConfigLoader(abs.getParent(), document.locations());
-        loader.blockers.addAll(CHECK.validate(document.root(), Set.of(), document.locations()));
+        ServeConfigLoader loader = new ServeConfigLoader(abs.getParent(), document);
+        loader.blockers.addAll(CHECK.validate(document.root(), Set.of(), document::locations));
         ServeConfig config = loader.bind(document.root());
         if (!loader.blockers.isEmpty()) {
             throw new DponeException(loader.blockers);
@@ -191,7 +190,7 @@ public final class ServeConfigLoader {
 
     private void invalid(String p, String message) {
         Blocker b = Blocker.of(BlockerCode.SERVE_CONFIG_INVALID, p, message);
-        blockers.add(locations.find(p).map(l -> Blocker.of(BlockerCode.SERVE_CONFIG_INVALID, p, message,
+        blockers.add(document.locations().find(p).map(l -> Blocker.of(BlockerCode.SERVE_CONFIG_INVALID, p, message,
             Map.<String, Object>of("line", l.line(), "column", l.column()))).orElse(b));
     }
 }
