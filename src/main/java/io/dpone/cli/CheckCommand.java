@@ -31,14 +31,16 @@ public final class CheckCommand implements Callable<Integer> {
     public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers) {
     }
 
-    /** Every problem at once: the aliases of a manifest that failed validation are still checked. */
-    private void refsOfAnInvalidManifest(List<Blocker> blockers) {
-        String runtime = "source.options.native_transfer.snapshot.columnar_fast_path.object_storage.runtime_access"
-            + ".connection_id";
+    /**
+     * The connection aliases the manifest names, checked against the connection context. Read from the manifest's
+     * text, so the aliases of a manifest that failed validation are checked too: every problem at once.
+     */
+    private void checkRefs(List<Blocker> blockers) {
         Map<String, ConnectionType> types = new java.util.LinkedHashMap<>();
         types.put("source.connection_ref", ConnectionType.MSSQL);
         types.put("sink.connection_ref", ConnectionType.CLICKHOUSE);
-        types.put(runtime, ConnectionType.S3);
+        types.put("source.options.native_transfer.snapshot.columnar_fast_path.object_storage.runtime_access"
+            + ".connection_id", ConnectionType.S3);
         try {
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet())).forEach((path, alias) ->
@@ -52,23 +54,22 @@ public final class CheckCommand implements Callable<Integer> {
     public Integer call() {
         List<Blocker> blockers = new ArrayList<>();
         String route = null;
+        BatchManifest m = null;
         try {
-            BatchManifest m = ManifestLoader.load(manifest);
-            var decision = io.dpone.publication.plan.PublicationPlanner.decide(m, System::getenv);
-            route = decision.requested() ? io.dpone.publication.runtime.ClusterPublicationRunner.ROUTE_ID
-                : m.sink().options().route();
-            ConnectionContext ctx = ConnectionContext.fromEnvironment();
-            ctx.check(m.source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref").ifPresent(blockers::add);
-            ctx.check(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref").ifPresent(blockers::add);
-            io.dpone.manifest.ColumnarFastPath.of(m.source().nativeTransfer())
-                .filter(c -> c.runtimeConnectionId() != null)
-                .flatMap(c -> ctx.check(c.runtimeConnectionId(), ConnectionType.S3, "source.options.native_transfer"
-                    + ".snapshot.columnar_fast_path.object_storage.runtime_access.connection_id"))
-                .ifPresent(blockers::add);
-            blockers.addAll(decision.blockers());
+            m = ManifestLoader.load(manifest);
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
-            refsOfAnInvalidManifest(blockers);
+        }
+        checkRefs(blockers);
+        if (m != null) {
+            try {
+                var decision = io.dpone.publication.plan.PublicationPlanner.decide(m, System::getenv);
+                route = decision.requested() ? io.dpone.publication.runtime.ClusterPublicationRunner.ROUTE_ID
+                    : m.sink().options().route();
+                blockers.addAll(decision.blockers());
+            } catch (DponeException e) {
+                blockers.addAll(e.blockers());
+            }
         }
         CheckReport report = new CheckReport(SCHEMA, manifest.getFileName().toString(), blockers.isEmpty(), route,
             blockers);
