@@ -7,7 +7,7 @@ import io.dpone.error.DponeException;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.PrepareObjectStorageProcessor;
 import io.dpone.route.TransferRun;
-import io.dpone.source.JdbcSourceReader;
+import io.dpone.source.SourceReader;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
@@ -27,7 +27,7 @@ final class RoutePreflight {
     List<Blocker> probe(TransferRun run) {
         try {
             run.openClickHouse().query("SELECT 1");
-            try (JdbcSourceReader source = JdbcSourceReader.open(run.plan().context().resolve(
+            try (SourceReader source = run.plan().connectors().source(run.plan().context().resolve(
                     run.plan().manifest().source().connectionRef(), ConnectionType.MSSQL, "source.connection_ref"))) {
                 source.describe(run.plan().manifest().source().table(), run.plan().manifest().source().columns());
             }
