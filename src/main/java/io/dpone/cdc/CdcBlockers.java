@@ -44,12 +44,14 @@ public final class CdcBlockers {
     public static final String CDC_RESYNC_REQUIRED = BlockerCode.CDC_RESYNC_REQUIRED.code();
     /** Live mode: the saved version is below CHANGE_TRACKING_MIN_VALID_VERSION (changes were cleaned up). */
     public static final String CHANGE_TRACKING_RESYNC_REQUIRED = BlockerCode.CDC_CHANGE_TRACKING_RESYNC_REQUIRED.code();
+    /** Another tick holds the stream, or committed since this tick loaded its offset: this tick committed nothing. */
+    public static final String OFFSET_CONFLICT = BlockerCode.CDC_OFFSET_CONFLICT.code();
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
         EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
-        SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED);
+        SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT);
 
     private CdcBlockers() {
     }

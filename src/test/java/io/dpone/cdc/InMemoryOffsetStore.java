@@ -17,8 +17,11 @@ final class InMemoryOffsetStore implements CdcOffsetStore {
     }
 
     @Override
-    public void save(StreamIdentity stream, CdcOffset next) {
+    public void commit(StreamIdentity stream, Optional<CdcOffset> expected, CdcOffset next, String writer) {
         check(stream);
+        if (!Optional.ofNullable(offset).equals(expected)) {
+            throw ConflictingCommit.of(stream, "checkpoint", Optional.ofNullable(offset), expected);
+        }
         owner = stream;
         offset = next;
         saves.merge(stream.streamId(), 1, Integer::sum);

@@ -5,6 +5,7 @@ import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOffsetStore;
 import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.ConflictingCommit;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
@@ -22,8 +23,9 @@ import java.util.Optional;
  * {@code checkpoint_key}, one logical row per key, read with {@code argMax(..., saved_version)} so unmerged parts
  * never matter. The key is the stream's pipeline name: a pipeline has one checkpoint, and a checkpoint saved for
  * another identity under the same pipeline name (backend, source, target or unique keys differ) is refused on load
- * and on save with {@code cdc_runtime.checkpoint_stream_mismatch}. Each save is a synchronous insert
- * ({@code async_insert = 0}) whose {@code saved_version} is above every version already stored for the key.
+ * and on commit with {@code cdc_runtime.checkpoint_stream_mismatch}. Each commit is a synchronous insert
+ * ({@code async_insert = 0}) whose {@code saved_version} is above every version already stored for the key, checked
+ * as a compare-and-set (see {@link #commit}).
  */
 public final class ClickHouseOffsetStore implements CdcOffsetStore {
     public static final String SCHEMA = "dpone.cdc_checkpoint.v1";
@@ -57,12 +59,20 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
                 "checkpoint of " + stream.pipelineName() + " has no valid offset {backend, token}");
         }
-        return Optional.of(new CdcOffset(r.backend, r.token, r.snapshotComplete,
-            r.resume.isEmpty() ? null : r.resume));
+        return Optional.of(offsetOf(r));
     }
 
+    /**
+     * Compare-and-set in three statements, because a MergeTree table has no conditional insert: (1) the stored
+     * offset must still be {@code expected}; (2) insert the new row with a version above every stored one and this
+     * tick's {@code writer}; (3) read every row above the version seen in (1): exactly one, this writer's, or the
+     * commit is a conflict. Two writers that pass (1) together both insert; whichever reads second sees the other's
+     * row (or, after a background merge collapsed both, only the other's), so at most one of them is told it won
+     * and neither wins silently. Either row points at a batch its writer applied before committing, so the kept
+     * offset never skips an unapplied batch.
+     */
     @Override
-    public void save(StreamIdentity stream, CdcOffset offset) {
+    public void commit(StreamIdentity stream, Optional<CdcOffset> expected, CdcOffset offset, String writer) {
         TableState state = tableState();
         if (state != TableState.CURRENT) {
             ensureTable();
@@ -70,45 +80,66 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         }
         Optional<Row> previous = latest(stream, state);
         previous.ifPresent(r -> checkStream(stream, r));
-        long version = Math.max(previous.map(r -> r.version + 1).orElse(1L),
-            Instant.now().toEpochMilli() * 1000L);
+        Optional<CdcOffset> current = previous.map(this::offsetOf);
+        if (!current.equals(expected)) {
+            throw ConflictingCommit.of(stream, subject(), current, expected);
+        }
+        long seen = previous.map(r -> r.version).orElse(0L);
+        long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
         ch.execute("INSERT INTO " + ClickHouseSql.table(database, table) + " (checkpoint_key, schema, stream_id, "
-            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume) SETTINGS async_insert = 0 "
-            + "VALUES (" + String.join(", ", ClickHouseSql.literal(stream.pipelineName()),
+            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume, writer) "
+            + "SETTINGS async_insert = 0 VALUES (" + String.join(", ", ClickHouseSql.literal(stream.pipelineName()),
                 ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
                 ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
                 ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
                 ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version),
-                ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume())) + ")");
+                ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume()),
+                ClickHouseSql.literal(writer)) + ")");
+        List<List<String>> above = ch.query("SELECT writer FROM " + ClickHouseSql.table(database, table)
+            + " WHERE checkpoint_key = " + ClickHouseSql.literal(stream.pipelineName()) + " AND saved_version > "
+            + seen + " ORDER BY saved_version");
+        List<String> others = above.stream().map(r -> r.get(0)).filter(w -> !w.equals(writer)).toList();
+        if (others.size() > 0 || above.isEmpty()) {
+            throw ConflictingCommit.concurrent(stream, subject(), others.isEmpty() ? "unknown" : others.get(0));
+        }
+    }
+
+    private CdcOffset offsetOf(Row r) {
+        return new CdcOffset(r.backend, r.token, r.snapshotComplete, r.resume.isEmpty() ? null : r.resume);
     }
 
     private void ensureTable() {
         ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
         ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " (checkpoint_key String, "
             + "schema String, stream_id String, stream_json String, backend String, token String, "
-            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64, resume String DEFAULT '') "
+            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64, resume String DEFAULT '', "
+            + "writer String DEFAULT '') "
             + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
         // tables created before the resume column existed get it (empty = no resume point)
         ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
             + " ADD COLUMN IF NOT EXISTS resume String DEFAULT ''");
+        // and the writer column (the committing tick's run id, read back by the compare-and-set)
+        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
+            + " ADD COLUMN IF NOT EXISTS writer String DEFAULT ''");
     }
 
-    /** Whether the table exists, and whether it has the resume column (tables created before it do not). */
-    private enum TableState { ABSENT, WITHOUT_RESUME, CURRENT }
+    /** Whether the table exists, and whether it has the resume and writer columns (older tables lack them). */
+    private enum TableState { ABSENT, WITHOUT_RESUME, WITHOUT_WRITER, CURRENT }
 
     /** One query: every table has at least one column, so no column rows means no table. */
     private TableState tableState() {
-        List<String> r = ch.query("SELECT count(), countIf(name = 'resume') FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table)).get(0);
-        return "0".equals(r.get(0)) ? TableState.ABSENT
-            : "0".equals(r.get(1)) ? TableState.WITHOUT_RESUME : TableState.CURRENT;
+        List<String> r = ch.query("SELECT count(), countIf(name = 'resume'), countIf(name = 'writer') FROM "
+            + "system.columns WHERE database = " + ClickHouseSql.literal(database) + " AND table = "
+            + ClickHouseSql.literal(table)).get(0);
+        return "0".equals(r.get(0)) ? TableState.ABSENT : "0".equals(r.get(1)) ? TableState.WITHOUT_RESUME
+            : "0".equals(r.get(2)) ? TableState.WITHOUT_WRITER : TableState.CURRENT;
     }
 
     private Optional<Row> latest(StreamIdentity stream, TableState state) {
         if (state == TableState.ABSENT) {
             return Optional.empty();
         }
-        boolean hasResume = state == TableState.CURRENT;
+        boolean hasResume = state != TableState.WITHOUT_RESUME;
         List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
             + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
             + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version), "

@@ -6,6 +6,7 @@ import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOffsetStore;
 import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.ConflictingCommit;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.DponeException;
 import io.dpone.report.AtomicFiles;
@@ -24,7 +25,7 @@ import java.util.Optional;
  * committed offset, replaced atomically (temp file, fsync, rename). A checkpoint of another stream is refused
  * ({@code cdc_runtime.checkpoint_stream_mismatch}) on load and on save; an unreadable one is
  * {@code cdc_runtime.checkpoint_invalid}. The file is state, not a report: it is written without redaction so an
- * offset token is never altered.
+ * offset token is never altered. A commit is a compare-and-set on the offset the tick loaded.
  */
 public final class FileOffsetStore implements CdcOffsetStore {
     public static final String SCHEMA = "dpone.cdc_checkpoint.v1";
@@ -60,10 +61,15 @@ public final class FileOffsetStore implements CdcOffsetStore {
             resume.isTextual() ? resume.asText() : null));
     }
 
+    /**
+     * Compare-and-set under the tick's {@link FileTickFence}: the stored offset is read again and must still be
+     * {@code expected}; a writer without the fence (an older dpone, a hand edit) that moved it is a conflict.
+     */
     @Override
-    public void save(StreamIdentity stream, CdcOffset offset) {
-        if (Files.exists(file)) {
-            load(stream);
+    public void commit(StreamIdentity stream, Optional<CdcOffset> expected, CdcOffset offset, String writer) {
+        Optional<CdcOffset> current = load(stream);
+        if (!current.equals(expected)) {
+            throw ConflictingCommit.of(stream, SUBJECT, current, expected);
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("backend", offset.backend());

@@ -25,7 +25,7 @@ public final class CdcReports {
         CdcRuntimeRunReport r = build(tick);
         tick.report = r;
         Path dir = tick.outputDir();
-        if (dir != null) {
+        if (dir != null && tick.ownsOutput) {
             ReportWriter.writeJson(dir.resolve(JSON_FILE), r);
             ReportWriter.writeMarkdown(dir.resolve(MARKDOWN_FILE), markdown(r));
         }
@@ -47,7 +47,7 @@ public final class CdcReports {
         stream.put("sink", tick.options().sink());
         stream.put("stream_id", tick.stream().streamId());
         Map<String, String> artifacts = new LinkedHashMap<>();
-        if (tick.outputDir() != null) {
+        if (tick.outputDir() != null && tick.ownsOutput) {
             artifacts.put("report_json", JSON_FILE);
             artifacts.put("report_markdown", MARKDOWN_FILE);
             artifacts.put("sink_rows", "sink/cdc_sink_rows.json");

@@ -8,6 +8,7 @@ import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.cdc.local.FileOffsetStore;
+import io.dpone.cdc.local.FileTickFence;
 import io.dpone.cdc.local.JsonEventsReader;
 import io.dpone.cdc.local.LocalSinkApplier;
 import io.dpone.error.Blocker;
@@ -65,7 +66,8 @@ public final class CdcRuntime {
                 options.outputDir().resolve("sink").resolve("spool"));
         CdcTick.Adapters adapters = new CdcTick.Adapters(
             new JsonEventsReader(options.eventsJson(), options.stream()), identity, sink,
-            new FileOffsetStore(options.checkpointJson()));
+            new FileOffsetStore(options.checkpointJson()),
+            FileTickFence.of(options.checkpointJson(), options.outputDir().resolve("sink")));
         return new CdcTick(runId, options, adapters, options.batchSize());
     }
 

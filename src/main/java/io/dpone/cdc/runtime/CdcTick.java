@@ -6,6 +6,7 @@ import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOffsetStore;
 import io.dpone.cdc.CdcSinkApplier;
 import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.CdcTickFence;
 import io.dpone.cdc.IdempotencyResult;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
@@ -24,9 +25,18 @@ import java.util.Optional;
  * adapter interfaces, so the route has no backend-specific branch.
  */
 public final class CdcTick {
-    /** Adapters of one tick; local mode and (later) live mode differ only here. */
+    /** Adapters of one tick; local mode and live mode differ only here. */
     public record Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
-                           CdcOffsetStore offsets) {
+                           CdcOffsetStore offsets, CdcTickFence fence) {
+        /** Adapters without local state to fence (the offset store's compare-and-set is the fence). */
+        public Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
+                        CdcOffsetStore offsets) {
+            this(reader, idempotency, applier, offsets, CdcTickFence.NONE);
+        }
+
+        public Adapters withFence(CdcTickFence f) {
+            return new Adapters(reader, idempotency, applier, offsets, f);
+        }
     }
 
     public static final int DEFAULT_MAX_EVENTS = 100_000;
@@ -45,6 +55,8 @@ public final class CdcTick {
     IdempotencyResult idempotency;
     SinkReceipt receipt;
     boolean committed;
+    /** False when another tick held the fence: this tick must not write into the shared output directory. */
+    boolean ownsOutput = true;
     CdcRuntimeRunReport report;
 
     public CdcTick(String runId, CdcRunOptions options, Adapters adapters, int maxEvents) {

@@ -1,6 +1,7 @@
 package io.dpone.cdc.runtime;
 
 import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcTickFence;
 import io.dpone.connect.Redactor;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
@@ -33,14 +34,29 @@ public final class CdcTickRunner {
         }
     }
 
-    /** Runs the tick in an already started context (tests weave crash points into it). */
+    /**
+     * Runs the tick in an already started context (tests weave crash points into it), holding the stream's
+     * {@link io.dpone.cdc.CdcTickFence} from before the offset is loaded until the report is written. A tick that
+     * finds the fence held reads, applies and writes nothing: its report (with {@code cdc_runtime.offset_conflict})
+     * is returned, not written into the output directory the other tick owns.
+     */
     public static CdcRuntimeRunReport run(DponeCamel camel, CdcTick tick) {
+        CdcTickFence.Held fence;
         try {
-            camel.call(ROUTE_ID, tick);
-        } catch (RuntimeException e) {
-            return failed(tick, e);
+            fence = tick.adapters().fence().acquire(tick.stream());
+        } catch (DponeException e) {
+            tick.ownsOutput = false;
+            tick.block(e.blockers());
+            return CdcReports.build(tick);
         }
-        return tick.report() != null ? tick.report() : CdcReports.write(tick);
+        try (fence) {
+            try {
+                camel.call(ROUTE_ID, tick);
+            } catch (RuntimeException e) {
+                return failed(tick, e);
+            }
+            return tick.report() != null ? tick.report() : CdcReports.write(tick);
+        }
     }
 
     private static CdcRuntimeRunReport failed(CdcTick tick, Throwable e) {

@@ -3,6 +3,8 @@ package io.dpone.cdc.runtime;
 /**
  * Step 5: commit the batch's next offset. Reached only when no blocker exists: idempotency passed, the receipt is
  * {@code passed && durable}, no policy blocker. A batch with nothing to apply and no next offset commits nothing.
+ * The commit is a compare-and-set on the offset the tick loaded ({@code cdc_runtime.offset_conflict} when another
+ * writer moved it).
  */
 public final class CommitOffsetStep extends CdcStep {
     public CommitOffsetStep() {
@@ -15,7 +17,7 @@ public final class CommitOffsetStep extends CdcStep {
             || !tick.idempotency.passed() || tick.batch.nextOffset() == null) {
             return;
         }
-        tick.adapters().offsets().save(tick.stream(), tick.batch.nextOffset());
+        tick.adapters().offsets().commit(tick.stream(), tick.offsetBefore, tick.batch.nextOffset(), tick.runId());
         tick.committed = true;
     }
 }

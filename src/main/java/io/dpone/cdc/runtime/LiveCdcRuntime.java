@@ -1,6 +1,7 @@
 package io.dpone.cdc.runtime;
 
 import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.local.FileTickFence;
 import io.dpone.cdc.mssql.LiveReaders;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
@@ -82,6 +83,9 @@ public final class LiveCdcRuntime {
         CdcTick.Adapters adapters = ClickHouseCdcAdapters.adapters(
             LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance()), ch,
             options.stream(), spoolDir);
+        if (options.outputDir() != null) {
+            adapters = adapters.withFence(FileTickFence.of(null, options.outputDir().resolve("sink")));
+        }
         return new CdcTick(runId, options, adapters, options.batchSize());
     }
 

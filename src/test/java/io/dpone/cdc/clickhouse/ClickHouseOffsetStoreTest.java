@@ -45,17 +45,81 @@ class ClickHouseOffsetStoreTest {
         return new ClickHouseOffsetStore(ch, db, "cdc_offsets");
     }
 
+    private void commitNext(StreamIdentity stream, CdcOffset next) {
+        CdcOffsetStore s = store();
+        s.commit(stream, s.load(stream), next, "test-writer");
+    }
+
+    /**
+     * Two writers pass the compare together: the second writer's whole commit runs while the first one's insert is
+     * on its way (an endpoint that runs it just before the first insert). Neither may come out as the winner of an
+     * undetected race: at least one is told {@code offset_conflict}, and the kept offset is one of the two.
+     */
+    @Test
+    void twoWritersCommittingAtTheSameMomentCannotBothWin() {
+        commitNext(STREAM, new CdcOffset("mssql_cdc", "0x10", true));
+        Optional<CdcOffset> loaded = store().load(STREAM);
+        ClickHouseOffsetStore other = new ClickHouseOffsetStore(ch, db, "cdc_offsets");
+        boolean[] otherWon = {false};
+        ClickHouseEndpoint racing = new ClickHouseEndpoint() {
+            boolean raced;
+
+            @Override
+            public void execute(String sql) {
+                if (!raced && sql.startsWith("INSERT INTO")) {
+                    raced = true;
+                    try {
+                        other.commit(STREAM, loaded, new CdcOffset("mssql_cdc", "0x12", true), "tick-b");
+                        otherWon[0] = true;
+                    } catch (DponeException e) {
+                        assertEquals(CdcBlockers.OFFSET_CONFLICT, e.blockers().get(0).code());
+                    }
+                }
+                ch.execute(sql);
+            }
+
+            @Override
+            public List<List<String>> query(String sql) {
+                return ch.query(sql);
+            }
+
+            @Override
+            public void insertFile(InsertFile insert) {
+                ch.insertFile(insert);
+            }
+
+            @Override
+            public String kind() {
+                return ch.kind();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        DponeException lost = assertThrows(DponeException.class, () -> new ClickHouseOffsetStore(racing, db,
+            "cdc_offsets").commit(STREAM, loaded, new CdcOffset("mssql_cdc", "0x11", true), "tick-a"));
+        assertEquals(CdcBlockers.OFFSET_CONFLICT, lost.blockers().get(0).code());
+        assertEquals("tick-b", lost.blockers().get(0).details().get("other_writer"));
+        assertTrue(otherWon[0], "the writer that read alone after its insert won");
+        assertTrue(List.of("0x11", "0x12").contains(store().load(STREAM).orElseThrow().token()));
+        ch.execute("OPTIMIZE TABLE " + ClickHouseSql.table(db, "cdc_offsets") + " FINAL");
+        DponeException afterMerge = assertThrows(DponeException.class, () -> store().commit(STREAM, loaded,
+            new CdcOffset("mssql_cdc", "0x13", true), "tick-c"));
+        assertEquals(CdcBlockers.OFFSET_CONFLICT, afterMerge.blockers().get(0).code());
+    }
+
     @Test
     void theLatestSaveWinsAcrossPartsMergesAndStoreInstances() {
-        store().save(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
-        store().save(STREAM, new CdcOffset("mssql_cdc", "0x15", true));
-        store().save(STREAM, new CdcOffset("mssql_cdc", "0x16", true));
+        commitNext(STREAM, new CdcOffset("mssql_cdc", "0x14", true));
+        commitNext(STREAM, new CdcOffset("mssql_cdc", "0x15", true));
+        commitNext(STREAM, new CdcOffset("mssql_cdc", "0x16", true));
         assertEquals("0x16", store().load(STREAM).orElseThrow().token());
         ch.execute("OPTIMIZE TABLE " + ClickHouseSql.table(db, "cdc_offsets") + " FINAL");
         assertEquals("0x16", store().load(STREAM).orElseThrow().token());
         StreamIdentity second = new StreamIdentity("customers-cdc", "mssql_cdc", "dbo", "customers",
             "analytics.customers", List.of("customer_id"));
-        store().save(second, new CdcOffset("mssql_cdc", "0x3", false));
+        commitNext(second, new CdcOffset("mssql_cdc", "0x3", false));
         assertEquals("0x16", store().load(STREAM).orElseThrow().token());
         assertEquals(new CdcOffset("mssql_cdc", "0x3", false), store().load(second).orElseThrow());
         String ddl = ch.query("SELECT engine FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
@@ -76,7 +140,7 @@ class ClickHouseOffsetStoreTest {
             + ", " + ClickHouseSql.literal(STREAM.streamId()) + ", " + ClickHouseSql.literal(
                 io.dpone.cdc.CdcHashes.canonicalJson(STREAM.toMap())) + ", 'mssql_cdc', '0x20', 1, now64(3), 5)");
         assertEquals(new CdcOffset("mssql_cdc", "0x20", true), store().load(STREAM).orElseThrow());
-        store().save(STREAM, new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"));
+        commitNext(STREAM, new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"));
         assertEquals(new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"), store().load(STREAM).orElseThrow());
     }
 }

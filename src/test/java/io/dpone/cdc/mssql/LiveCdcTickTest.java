@@ -185,7 +185,7 @@ class LiveCdcTickTest {
         }
 
         @Override
-        public void save(StreamIdentity stream, CdcOffset offset) {
+        public void commit(StreamIdentity stream, Optional<CdcOffset> expected, CdcOffset offset, String writer) {
             throw new IllegalStateException("crash injected before the commit");
         }
     }
