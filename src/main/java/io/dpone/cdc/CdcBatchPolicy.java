@@ -41,6 +41,9 @@ public final class CdcBatchPolicy {
                     "next offset belongs to backend " + next.backend() + ", not " + stream.backend(),
                     Map.of("expected", stream.backend(), "found", next.backend())));
             }
+            if (next.resume() == null) {
+                beyondNextOffset(changes, next, blockers);
+            }
             if (committed.isPresent() && next.position().compareTo(committed.get().position()) < 0) {
                 blockers.add(CdcBlockers.blocker(CdcBlockers.OFFSET_REGRESSION, "next_offset.token",
                     "next offset " + next.token() + " is below the committed offset " + committed.get().token(),
@@ -53,5 +56,24 @@ public final class CdcBatchPolicy {
                 Map.of("changes_to_apply", idempotency.toApply().size())));
         }
         return blockers;
+    }
+
+    /**
+     * Every change lies at or below the next offset: the checkpoint says "every event at or below it is durable",
+     * so a change above it would be applied now and then read again as new. (A next offset with a resume point ends
+     * inside the position just above its token, whose changes up to the resume point belong to the batch; the
+     * reader that wrote the resume point bounds those.)
+     */
+    private static void beyondNextOffset(List<CdcEvent> changes, CdcOffset next, List<Blocker> blockers) {
+        for (int i = 0; i < changes.size(); i++) {
+            CdcEvent e = changes.get(i);
+            if (CdcPosition.of(e.position()).compareTo(next.position()) > 0) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.CHANGE_BEYOND_NEXT_OFFSET, "changes[" + i + "].position",
+                    "change position " + e.position() + " lies beyond the batch's next offset " + next.token()
+                        + "; nothing was applied (export the batch with next_offset at or above its last change)",
+                    Map.of("position", e.position(), "next", next.token())));
+                return;
+            }
+        }
     }
 }

@@ -46,12 +46,15 @@ public final class CdcBlockers {
     public static final String CHANGE_TRACKING_RESYNC_REQUIRED = BlockerCode.CDC_CHANGE_TRACKING_RESYNC_REQUIRED.code();
     /** Another tick holds the stream, or committed since this tick loaded its offset: this tick committed nothing. */
     public static final String OFFSET_CONFLICT = BlockerCode.CDC_OFFSET_CONFLICT.code();
+    /** A change's position lies beyond the batch's next offset: committing it would skip it on a replay. */
+    public static final String CHANGE_BEYOND_NEXT_OFFSET = BlockerCode.CDC_CHANGE_BEYOND_NEXT_OFFSET.code();
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
         EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
-        SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT);
+        SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT,
+        CHANGE_BEYOND_NEXT_OFFSET);
 
     private CdcBlockers() {
     }

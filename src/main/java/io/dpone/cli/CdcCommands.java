@@ -114,7 +114,7 @@ public final class CdcCommands implements Runnable {
                 + r.stream().get("source_table") + " -> " + r.stream().get("target_dataset") + "\n  read " + c.read()
                 + ", replayed " + c.replayed() + ", applied " + c.applied() + ", already in sink "
                 + c.alreadyInSink() + "\n  offset " + (after == null ? "-" : after.get("position"))
-                + (r.committed() ? " committed" : " (nothing to commit)") + "\n";
+                + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n";
         }
     }
 }

@@ -73,6 +73,7 @@ public enum BlockerCode {
     CDC_RESYNC_REQUIRED("cdc_runtime.cdc_resync_required"),
     CDC_CHANGE_TRACKING_RESYNC_REQUIRED("cdc_runtime.change_tracking_resync_required"),
     CDC_OFFSET_CONFLICT("cdc_runtime.offset_conflict"),
+    CDC_CHANGE_BEYOND_NEXT_OFFSET("cdc_runtime.change_beyond_next_offset"),
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),

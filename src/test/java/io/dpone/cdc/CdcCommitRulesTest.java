@@ -101,6 +101,44 @@ class CdcCommitRulesTest {
     }
 
     @Test
+    void aChangeBeyondTheBatchsNextOffsetIsRefusedNotCommittedBelowIt() throws Exception {
+        Path events = exampleDir(dir).resolve("events.json");
+        CdcFixtures.copy(CdcFixtures.FIXTURES.resolve("orders/events_batch2.json"), events);
+        Files.writeString(events, Files.readString(events).replaceFirst("\"token\": \"0x100\"",
+            "\"token\": \"0x15\""));
+        CliRun run = CdcCli.run(CdcCli.specExample(dir));
+        assertEquals(1, run.exitCode());
+        JsonNode doc = json(run.stderr());
+        assertEquals(List.of(CdcBlockers.CHANGE_BEYOND_NEXT_OFFSET), codes(doc));
+        assertTrue(doc.path("blockers").get(0).path("subject").asText().matches("changes\\[\\d+]\\.position"));
+        assertEquals("blocked", doc.path("commit_outcome").asText());
+        assertUntouched();
+        assertArrayEquals(rowsBefore, CdcFixtures.bytes(rows), "nothing was applied");
+    }
+
+    @Test
+    void aReplayOfTheCommittedBatchSaysTheOffsetIsUnchangedAndWritesNoCheckpoint() throws Exception {
+        stage(dir, "orders/events.json");
+        CliRun run = CdcCli.run(CdcCli.specExample(dir));
+        assertEquals(0, run.exitCode(), run.stderr());
+        JsonNode doc = json(run.stdout());
+        assertFalse(doc.path("committed").asBoolean());
+        assertEquals("offset_unchanged", doc.path("commit_outcome").asText());
+        assertEquals(0, doc.path("counts").path("applied").asInt());
+        assertUntouched();
+        assertTrue(doc.path("metrics").path("setup_ms").asLong() >= 0);
+        assertEquals(List.of("checkpoint", "report_json", "report_markdown", "sink_receipt", "sink_rows"),
+            fieldNames(doc.path("artifacts")));
+    }
+
+    private static List<String> fieldNames(JsonNode n) {
+        List<String> out = new java.util.ArrayList<>();
+        n.fieldNames().forEachRemaining(out::add);
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    @Test
     void changeOfAnotherTable() throws Exception {
         Path events = exampleDir(dir).resolve("events.json");
         CdcFixtures.copy(CdcFixtures.FIXTURES.resolve("orders/events_batch2.json"), events);

@@ -4,6 +4,7 @@ import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.error.Blocker;
 import io.dpone.report.ReportWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,24 +47,52 @@ public final class CdcReports {
         stream.put("source", tick.options().source());
         stream.put("sink", tick.options().sink());
         stream.put("stream_id", tick.stream().streamId());
-        Map<String, String> artifacts = new LinkedHashMap<>();
-        if (tick.outputDir() != null && tick.ownsOutput) {
-            artifacts.put("report_json", JSON_FILE);
-            artifacts.put("report_markdown", MARKDOWN_FILE);
-            artifacts.put("sink_rows", "sink/cdc_sink_rows.json");
-            artifacts.put("sink_receipt", "sink/cdc_sink_receipt.json");
-        }
-        if (tick.options().checkpointJson() != null) {
-            artifacts.put("checkpoint", String.valueOf(tick.options().checkpointJson().getFileName()));
-        }
         List<Blocker> blockers = tick.blockers();
         return new CdcRuntimeRunReport(CdcRuntimeRunReport.SCHEMA, tick.runId(), tick.options().mode().name(),
-            blockers.isEmpty(), tick.committed(), stream, offset(tick.offsetBefore), offset(tick.offsetAfter()),
+            blockers.isEmpty(), tick.committed(), commitOutcome(tick, blockers), stream, offset(tick.offsetBefore), offset(tick.offsetAfter()),
             offset(Optional.ofNullable(tick.batch == null ? null : tick.batch.nextOffset())),
             tick.batch == null ? null : tick.batch.highWatermark(), idem == null ? null : idem.batchId(),
             counts, receipt, blockers,
-            new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms)),
-            tick.startedAt(), end, artifacts);
+            new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
+                Duration.between(tick.createdAt(), tick.startedAt()).toMillis()),
+            tick.startedAt(), end, artifacts(tick));
+    }
+
+    private static String commitOutcome(CdcTick tick, List<Blocker> blockers) {
+        if (tick.committed()) {
+            return "committed";
+        }
+        if (!blockers.isEmpty()) {
+            return "blocked";
+        }
+        return tick.offsetUnchanged ? "offset_unchanged" : "no_next_offset";
+    }
+
+    /**
+     * The files this tick wrote or left in place for the stream, relative to the output directory: the two report
+     * files (written right after this index), the local sink's log and receipt when they exist (a database sink
+     * has neither; its receipt is in the report), and the checkpoint file when it exists. A tick that lost the
+     * fence lists nothing: the directory is another tick's.
+     */
+    private static Map<String, String> artifacts(CdcTick tick) {
+        Map<String, String> artifacts = new LinkedHashMap<>();
+        Path dir = tick.outputDir();
+        if (dir == null || !tick.ownsOutput) {
+            return artifacts;
+        }
+        artifacts.put("report_json", JSON_FILE);
+        artifacts.put("report_markdown", MARKDOWN_FILE);
+        for (String[] local : new String[][] {{"sink_rows", "sink/cdc_sink_rows.json"},
+                                              {"sink_receipt", "sink/cdc_sink_receipt.json"}}) {
+            if (Files.isRegularFile(dir.resolve(local[1]))) {
+                artifacts.put(local[0], local[1]);
+            }
+        }
+        Path checkpoint = tick.options().checkpointJson();
+        if (checkpoint != null && Files.isRegularFile(checkpoint)) {
+            artifacts.put("checkpoint", String.valueOf(checkpoint.getFileName()));
+        }
+        return artifacts;
     }
 
     private static Map<String, Object> offset(Optional<CdcOffset> o) {
@@ -85,7 +114,7 @@ public final class CdcReports {
         StringBuilder md = new StringBuilder();
         md.append("# CDC runtime tick ").append(r.runId()).append("\n\n");
         md.append("- verdict: **").append(r.passed() ? "passed" : "red").append("**, offset ")
-            .append(r.committed() ? "committed" : "not committed").append('\n');
+            .append(r.committed() ? "committed" : "not committed (" + r.commitOutcome() + ")").append('\n');
         md.append("- stream: `").append(r.stream().get("pipeline_name")).append("` (")
             .append(r.stream().get("source")).append(" -> ").append(r.stream().get("sink")).append(", backend `")
             .append(r.stream().get("backend")).append("`): `").append(r.stream().get("source_schema")).append('.')
@@ -124,7 +153,8 @@ public final class CdcReports {
         r.metrics().stepMillis().entrySet().stream().sorted(Map.Entry.comparingByKey())
             .forEach(e -> md.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append(" ms\n"));
         md.append("- total: ").append(r.metrics().durationMs()).append(" ms (started ").append(r.startedAt())
-            .append(", finished ").append(r.finishedAt()).append(")\n");
+            .append(", finished ").append(r.finishedAt()).append("); setup before the first step: ")
+            .append(r.metrics().setupMs()).append(" ms\n");
         return md.toString();
     }
 

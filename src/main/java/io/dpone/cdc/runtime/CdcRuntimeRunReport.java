@@ -13,9 +13,12 @@ import java.util.Map;
  *
  * @param passed    no blocker
  * @param committed this tick saved {@code next_offset} to the checkpoint
+ * @param commitOutcome why the offset moved or not: {@code committed}, {@code offset_unchanged} (the batch's next
+ *                  offset is the one already committed: a replay), {@code no_next_offset} (nothing to apply and
+ *                  no next offset) or {@code blocked} (a blocker stopped the tick before or at the commit)
  */
 public record CdcRuntimeRunReport(String schema, String runId, String mode, boolean passed, boolean committed,
-                                  Map<String, Object> stream, Map<String, Object> offsetBefore,
+                                  String commitOutcome, Map<String, Object> stream, Map<String, Object> offsetBefore,
                                   Map<String, Object> offsetAfter, Map<String, Object> nextOffset,
                                   String highWatermark, String batchId, Counts counts, SinkReceipt sinkReceipt,
                                   List<Blocker> blockers, Metrics metrics, Instant startedAt, Instant finishedAt,
@@ -33,7 +36,11 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
     public record Counts(int read, int duplicates, int replayed, int toApply, int applied, int alreadyInSink) {
     }
 
-    /** Step durations (load_offset, read_batch, idempotency, apply, commit_offset) and the tick's total. */
-    public record Metrics(Map<String, Long> stepMillis, long durationMs, double eventsPerSecond) {
+    /**
+     * Step durations (load_offset, read_batch, idempotency, apply, commit_offset), the tick's total from its first
+     * step to its report ({@code durationMs}, the base of {@code eventsPerSecond}) and, apart from it, the setup
+     * before the first step ({@code setupMs}: the route context's start, connections).
+     */
+    public record Metrics(Map<String, Long> stepMillis, long durationMs, double eventsPerSecond, long setupMs) {
     }
 }

@@ -45,7 +45,8 @@ public final class CdcTick {
     private final CdcRunOptions options;
     private final Adapters adapters;
     private final int maxEvents;
-    private final Instant startedAt = Instant.now();
+    private final Instant createdAt = Instant.now();
+    private Instant startedAt;
     private final List<Blocker> blockers = new ArrayList<>();
     private final Map<String, Long> stepMillis = new LinkedHashMap<>();
 
@@ -55,6 +56,8 @@ public final class CdcTick {
     IdempotencyResult idempotency;
     SinkReceipt receipt;
     boolean committed;
+    /** The batch's next offset equals the committed one: nothing to move. */
+    boolean offsetUnchanged;
     /** False when another tick held the fence: this tick must not write into the shared output directory. */
     boolean ownsOutput = true;
     CdcRuntimeRunReport report;
@@ -86,8 +89,20 @@ public final class CdcTick {
         return maxEvents;
     }
 
+    /** When the tick's first step began (when it was built, until then). */
     public Instant startedAt() {
-        return startedAt;
+        return startedAt != null ? startedAt : createdAt;
+    }
+
+    /** When the command built the tick (before the route context and connections were ready). */
+    Instant createdAt() {
+        return createdAt;
+    }
+
+    void markStarted() {
+        if (startedAt == null) {
+            startedAt = Instant.now();
+        }
     }
 
     public List<Blocker> blockers() {

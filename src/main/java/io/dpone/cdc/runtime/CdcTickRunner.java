@@ -41,6 +41,7 @@ public final class CdcTickRunner {
      * is returned, not written into the output directory the other tick owns.
      */
     public static CdcRuntimeRunReport run(DponeCamel camel, CdcTick tick) {
+        tick.markStarted();
         CdcTickFence.Held fence;
         try {
             fence = tick.adapters().fence().acquire(tick.stream());
