@@ -14,4 +14,20 @@ public record BinaryType() implements ColumnType {
     public Object read(ResultSet rs, int index) throws SQLException {
         return rs.getBytes(index);
     }
+
+    /** Bytes, or their standard base64 text (the form a JSON export and the CDC log's JSON text carry). */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null || value instanceof byte[]) {
+            return value;
+        }
+        if (value instanceof String s) {
+            try {
+                return java.util.Base64.getDecoder().decode(s);
+            } catch (IllegalArgumentException e) {
+                throw new ValueOutOfRangeException("value is not base64 text");
+            }
+        }
+        throw new ValueOutOfRangeException("value is not binary");
+    }
 }

@@ -15,4 +15,16 @@ public record BoolType() implements ColumnType {
         boolean v = rs.getBoolean(index);
         return rs.wasNull() ? null : v;
     }
+
+    /** {@code true}/{@code false}, or SQL Server's bit values 0 and 1. */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null || value instanceof Boolean) {
+            return value;
+        }
+        if (value instanceof Number n && (n.toString().equals("0") || n.toString().equals("1"))) {
+            return n.toString().equals("1");
+        }
+        throw new ValueOutOfRangeException("value is not a bit (true, false, 0 or 1)");
+    }
 }

@@ -20,4 +20,12 @@ public sealed interface ColumnType
 
     /** Reads column {@code index} of the current row. */
     Object read(ResultSet rs, int index) throws SQLException;
+
+    /**
+     * The canonical value of {@code value} read elsewhere (a change event's payload: the canonical value itself, or
+     * its JSON form: integers and decimals as numbers, text, dates and timestamps as ISO text, binary as base64),
+     * with the same checks as {@link #read}; {@code null} stays {@code null}. A value of another kind, or one the
+     * type cannot hold exactly, throws {@link ValueOutOfRangeException}: nothing is rounded or cast silently.
+     */
+    Object coerce(Object value);
 }

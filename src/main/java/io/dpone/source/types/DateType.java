@@ -16,7 +16,26 @@ public record DateType() implements ColumnType {
 
     @Override
     public Object read(ResultSet rs, int index) throws SQLException {
-        LocalDate d = rs.getObject(index, LocalDate.class);
+        return checked(rs.getObject(index, LocalDate.class));
+    }
+
+    /** A {@code LocalDate} or ISO text ({@code 2024-02-29}). */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null || value instanceof LocalDate) {
+            return checked((LocalDate) value);
+        }
+        if (value instanceof String s) {
+            try {
+                return checked(LocalDate.parse(s));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new ValueOutOfRangeException("value is not an ISO date (yyyy-MM-dd)");
+            }
+        }
+        throw new ValueOutOfRangeException("value is not a date");
+    }
+
+    private static LocalDate checked(LocalDate d) {
         if (d != null && (d.isBefore(MIN) || d.isAfter(MAX))) {
             throw new ValueOutOfRangeException("date outside the Date32 range 1900-01-01..2299-12-31");
         }

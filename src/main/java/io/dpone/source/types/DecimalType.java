@@ -1,5 +1,7 @@
 package io.dpone.source.types;
 
+import java.math.BigInteger;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
@@ -21,9 +23,28 @@ public record DecimalType(int precision, int scale) implements ColumnType {
     @Override
     public Object read(ResultSet rs, int index) throws SQLException {
         BigDecimal v = rs.getBigDecimal(index);
-        if (v == null) {
+        return v == null ? null : exact(v);
+    }
+
+    /** A decimal number (or an integer); a floating-point value is refused (its binary value is not exact). */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null) {
             return null;
         }
+        if (value instanceof BigDecimal d) {
+            return exact(d);
+        }
+        if (value instanceof BigInteger b) {
+            return exact(new BigDecimal(b));
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return exact(BigDecimal.valueOf(((Number) value).longValue()));
+        }
+        throw new ValueOutOfRangeException("value is not a decimal number");
+    }
+
+    private BigDecimal exact(BigDecimal v) {
         BigDecimal exact;
         try {
             exact = v.setScale(scale, RoundingMode.UNNECESSARY);

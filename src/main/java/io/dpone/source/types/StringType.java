@@ -14,4 +14,12 @@ public record StringType() implements ColumnType {
     public Object read(ResultSet rs, int index) throws SQLException {
         return rs.getString(index);
     }
+
+    @Override
+    public Object coerce(Object value) {
+        if (value == null || value instanceof String) {
+            return value;
+        }
+        throw new ValueOutOfRangeException("value is not text");
+    }
 }

@@ -34,9 +34,37 @@ public record TimestampType(int precision, boolean withOffset) implements Column
         } else {
             t = rs.getObject(index, LocalDateTime.class);
         }
-        if (t == null) {
+        return t == null ? null : checked(t);
+    }
+
+    /**
+     * A {@code LocalDateTime} (UTC), an {@code OffsetDateTime} (normalised to UTC), or ISO text: without an offset
+     * for DATETIME2/DATETIME ({@code 2024-01-02T03:04:05.1234567}), with one for DATETIMEOFFSET.
+     */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null) {
             return null;
         }
+        LocalDateTime t;
+        try {
+            if (value instanceof LocalDateTime l) {
+                t = l;
+            } else if (value instanceof OffsetDateTime o) {
+                t = o.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+            } else if (value instanceof String s) {
+                t = withOffset ? OffsetDateTime.parse(s).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()
+                    : LocalDateTime.parse(s);
+            } else {
+                throw new ValueOutOfRangeException("value is not a timestamp");
+            }
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new ValueOutOfRangeException("value is not an ISO timestamp" + (withOffset ? " with an offset" : ""));
+        }
+        return checked(t);
+    }
+
+    private LocalDateTime checked(LocalDateTime t) {
         if (t.isBefore(MIN) || t.isAfter(MAX)) {
             throw new ValueOutOfRangeException("timestamp outside the DateTime64 range 1900..2299");
         }

@@ -26,4 +26,23 @@ public record UuidType() implements ColumnType {
             throw new ValueOutOfRangeException("uniqueidentifier value is not a UUID");
         }
     }
+
+    /** A {@code UUID} or its canonical 36-character text (any case); other spellings are refused. */
+    @Override
+    public Object coerce(Object value) {
+        if (value == null || value instanceof UUID) {
+            return value;
+        }
+        if (value instanceof String s && s.length() == 36) {
+            try {
+                UUID u = UUID.fromString(s);
+                if (u.toString().equalsIgnoreCase(s)) {
+                    return u;
+                }
+            } catch (IllegalArgumentException e) {
+                // refused below
+            }
+        }
+        throw new ValueOutOfRangeException("value is not a uniqueidentifier (8-4-4-4-12 hex digits)");
+    }
 }
