@@ -1,13 +1,23 @@
 package io.dpone.cdc;
 
+import io.dpone.source.SourceColumn;
 import java.util.List;
 
 /**
- * One bounded read: the changes, the source's high watermark at read time (may be null) and the offset to commit
- * once the changes are durably applied ({@code nextOffset}, null when the reader could not provide one).
+ * One bounded read: the changes, the source's high watermark at read time (may be null), the offset to commit
+ * once the changes are durably applied ({@code nextOffset}, null when the reader could not provide one) and the
+ * source table's payload columns with their SQL Server types ({@code columns}, empty when the reader does not know
+ * them: an events file without a {@code columns} block).
  */
-public record CdcBatch(String highWatermark, CdcOffset nextOffset, List<CdcEvent> changes) {
+public record CdcBatch(String highWatermark, CdcOffset nextOffset, List<CdcEvent> changes,
+                       List<SourceColumn> columns) {
     public CdcBatch {
         changes = List.copyOf(changes);
+        columns = List.copyOf(columns);
+    }
+
+    /** A batch whose column types are not known. */
+    public CdcBatch(String highWatermark, CdcOffset nextOffset, List<CdcEvent> changes) {
+        this(highWatermark, nextOffset, changes, List.of());
     }
 }

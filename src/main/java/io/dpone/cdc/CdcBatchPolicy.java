@@ -1,6 +1,8 @@
 package io.dpone.cdc;
 
 import io.dpone.error.Blocker;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.ValueOutOfRangeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,7 @@ public final class CdcBatchPolicy {
                     Map.of("expected", stream.backend(), "found", String.valueOf(backend))));
             }
         }
+        typedValues(stream, batch, blockers);
         CdcOffset next = batch.nextOffset();
         if (next != null) {
             if (!stream.backend().equals(next.backend())) {
@@ -56,6 +59,52 @@ public final class CdcBatchPolicy {
                 Map.of("changes_to_apply", idempotency.toApply().size())));
         }
         return blockers;
+    }
+
+    /**
+     * With known column types, every value fits its column exactly (the checks of a full refresh's read); the first
+     * value that does not is {@code cdc_runtime.value_out_of_range}, naming the stream, the column and the change's
+     * position, never the value.
+     */
+    private static void typedValues(StreamIdentity stream, CdcBatch batch, List<Blocker> blockers) {
+        if (batch.columns().isEmpty()) {
+            return;
+        }
+        Map<String, SourceColumn> byName = new java.util.HashMap<>();
+        batch.columns().forEach(c -> byName.put(c.name(), c));
+        List<CdcEvent> changes = batch.changes();
+        for (int i = 0; i < changes.size(); i++) {
+            CdcEvent e = changes.get(i);
+            for (Map.Entry<String, Object> v : e.data().entrySet()) {
+                SourceColumn c = byName.get(v.getKey());
+                // NULL is checked where it matters, on the rows a materialization publishes: a Change Tracking
+                // update read after a later delete of its row carries NULLs in NOT NULL columns, legitimately
+                String problem = c == null ? "the column is not one of the batch's columns"
+                    : fitProblem(c, v.getValue());
+                if (problem != null) {
+                    Map<String, Object> details = new java.util.LinkedHashMap<>();
+                    details.put("stream", stream.pipelineName());
+                    details.put("column", v.getKey());
+                    details.put("type", c == null ? "unknown" : c.sourceType());
+                    details.put("position", e.position());
+                    details.put("sequence", e.sequence());
+                    blockers.add(CdcBlockers.blocker(CdcBlockers.VALUE_OUT_OF_RANGE,
+                        "changes[" + i + "].data." + v.getKey(), "stream " + stream.pipelineName() + ", column "
+                            + v.getKey() + (c == null ? "" : " (" + c.sourceType() + ")") + ", position "
+                            + e.position() + ": " + problem + "; nothing was applied", details));
+                    return;
+                }
+            }
+        }
+    }
+
+    private static String fitProblem(SourceColumn c, Object value) {
+        try {
+            c.type().coerce(value);
+            return null;
+        } catch (ValueOutOfRangeException e) {
+            return e.getMessage();
+        }
     }
 
     /**

@@ -48,13 +48,17 @@ public final class CdcBlockers {
     public static final String OFFSET_CONFLICT = BlockerCode.CDC_OFFSET_CONFLICT.code();
     /** A change's position lies beyond the batch's next offset: committing it would skip it on a replay. */
     public static final String CHANGE_BEYOND_NEXT_OFFSET = BlockerCode.CDC_CHANGE_BEYOND_NEXT_OFFSET.code();
+    /** A change's value does not fit its column's declared type exactly. */
+    public static final String VALUE_OUT_OF_RANGE = BlockerCode.CDC_VALUE_OUT_OF_RANGE.code();
+    /** The batch's columns differ from the ones the typed CDC log recorded (dropped, retyped, non-null added). */
+    public static final String SCHEMA_CHANGED = BlockerCode.CDC_SCHEMA_CHANGED.code();
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
         EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
         SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT,
-        CHANGE_BEYOND_NEXT_OFFSET);
+        CHANGE_BEYOND_NEXT_OFFSET, VALUE_OUT_OF_RANGE, SCHEMA_CHANGED);
 
     private CdcBlockers() {
     }

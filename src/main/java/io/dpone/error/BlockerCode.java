@@ -74,6 +74,8 @@ public enum BlockerCode {
     CDC_CHANGE_TRACKING_RESYNC_REQUIRED("cdc_runtime.change_tracking_resync_required"),
     CDC_OFFSET_CONFLICT("cdc_runtime.offset_conflict"),
     CDC_CHANGE_BEYOND_NEXT_OFFSET("cdc_runtime.change_beyond_next_offset"),
+    CDC_VALUE_OUT_OF_RANGE("cdc_runtime.value_out_of_range"),
+    CDC_SCHEMA_CHANGED("cdc_runtime.schema_changed"),
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),

@@ -65,7 +65,8 @@ public final class RowBinaryEncoder {
         }
     }
 
-    private static void writeValue(ColumnType type, Object v, ByteBuf out) {
+    /** One non-NULL value of {@code type} (its canonical Java value) as RowBinary, without a Nullable flag. */
+    public static void writeValue(ColumnType type, Object v, ByteBuf out) {
         if (type instanceof IntegerType t) {
             long x = (Long) v;
             switch (t.bits()) {

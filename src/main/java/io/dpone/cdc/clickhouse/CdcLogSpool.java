@@ -1,10 +1,14 @@
 package io.dpone.cdc.clickhouse;
 
+import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
 import io.dpone.format.RowBinaryEncoder;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.ValueOutOfRangeException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,8 +22,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The spool file of one CDC log insert, RowBinary: per row the payload columns ({@code Nullable(String)}: the
- * canonical JSON text, or the NULL flag for SQL NULL) then {@link #ROW_COLUMNS} with their table types
+ * The spool file of one CDC log insert, RowBinary: per row the payload columns (typed ones as {@code Nullable(T)}
+ * with the full refresh's encoding, the others {@code Nullable(String)}: the canonical JSON text; the NULL flag for
+ * SQL NULL) then {@link #ROW_COLUMNS} with their table types
  * ({@code String}, {@code UInt64} little-endian, {@code UInt256} as 32 little-endian bytes). The columns equal for
  * every row of a batch (commit time, run id, batch id) are not spooled: the insert selects them as literals.
  * RowBinary rather than TabSeparated: nothing to escape on this side, nothing to parse or unescape on ClickHouse's,
@@ -49,10 +54,11 @@ final class CdcLogSpool {
      * The file-side type of a spooled column: payload columns {@code Nullable(String)}, the metadata columns their
      * table type, except {@code LowCardinality(String)}, which the file carries as plain {@code String}.
      */
-    static String fileType(String column) {
+    static String fileType(String column, Map<String, SourceColumn> types) {
         String t = CdcLogTable.COLUMNS.get(column);
         if (t == null) {
-            return "Nullable(String)";
+            SourceColumn typed = types.get(column);
+            return typed == null ? "Nullable(String)" : "Nullable(" + typed.type().clickHouseType() + ")";
         }
         return t.equals("LowCardinality(String)") ? "String" : t;
     }
@@ -71,7 +77,9 @@ final class CdcLogSpool {
             + EXTENSION).toAbsolutePath();
     }
 
-    static void write(Path spool, StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows, Set<String> payload) {
+    static void write(Path spool, StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows, Set<String> payload,
+                      Map<String, SourceColumn> types) {
+        SourceColumn[] typed = payload.stream().map(types::get).toArray(SourceColumn[]::new);
         ByteBuf row = new ByteBuf(4096);
         BigInteger lastPosition = null;
         long[] positionLimbs = null;
@@ -79,13 +87,18 @@ final class CdcLogSpool {
             for (Map.Entry<String, CdcEvent> en : rows) {
                 CdcEvent e = en.getValue();
                 row.reset();
+                int i = 0;
                 for (String c : payload) {
+                    SourceColumn type = typed[i++];
                     Object v = e.data().get(c);
                     if (v == null) {
                         row.writeByte(1);
-                    } else {
+                    } else if (type == null) {
                         row.writeByte(0);
                         RowBinaryEncoder.writeString(CdcHashes.canonicalJson(v), row);
+                    } else {
+                        row.writeByte(0);
+                        RowBinaryEncoder.writeValue(type.type(), coerce(stream, type, e, v), row);
                     }
                 }
                 RowBinaryEncoder.writeString(CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()), row);
@@ -103,6 +116,23 @@ final class CdcLogSpool {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the CDC batch spool file", e);
+        }
+    }
+
+    /** The canonical value of a typed column; one that does not fit is {@code cdc_runtime.value_out_of_range}. */
+    private static Object coerce(StreamIdentity stream, SourceColumn column, CdcEvent e, Object v) {
+        try {
+            return column.type().coerce(v);
+        } catch (ValueOutOfRangeException x) {
+            Map<String, Object> details = new java.util.LinkedHashMap<>();
+            details.put("stream", stream.pipelineName());
+            details.put("column", column.name());
+            details.put("type", column.sourceType());
+            details.put("position", e.position());
+            details.put("sequence", e.sequence());
+            throw new DponeException(CdcBlockers.blocker(CdcBlockers.VALUE_OUT_OF_RANGE, "data." + column.name(),
+                "stream " + stream.pipelineName() + ", column " + column.name() + " (" + column.sourceType()
+                    + "), position " + e.position() + ": " + x.getMessage() + "; nothing was applied", details));
         }
     }
 

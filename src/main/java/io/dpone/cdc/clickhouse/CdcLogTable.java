@@ -3,6 +3,8 @@ package io.dpone.cdc.clickhouse;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.SqlServerTypeNames;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,8 +39,18 @@ final class CdcLogTable {
         this.table = table;
     }
 
-    /** The log table's comment and column names, as last read. */
-    record Shape(String comment, Set<String> columns) {
+    /** The comment of a typed payload column: the source type it was created for and its source nullability. */
+    static final String COLUMN_MARK = "dpone.cdc_column.v1";
+
+    /**
+     * The log table's comment, column names and typed payload columns (those whose column comment records a
+     * source type: {@code dpone.cdc_column.v1 mssql=decimal(10,2) nullable=1}), as last read.
+     */
+    record Shape(String comment, Set<String> columns, Map<String, SourceColumn> typed) {
+        /** Whether payload columns exist that carry JSON text (a log created before types were known). */
+        boolean hasJsonTextPayload() {
+            return columns.stream().anyMatch(c -> !c.startsWith(PREFIX) && !typed.containsKey(c));
+        }
     }
 
     /**
@@ -47,22 +59,72 @@ final class CdcLogTable {
      */
     Optional<Shape> read() {
         List<List<String>> rows = ch.query("SELECT name, (SELECT comment FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + ") FROM system.columns "
-            + "WHERE database = " + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
+            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + "), comment "
+            + "FROM system.columns WHERE database = " + ClickHouseSql.literal(database) + " AND table = "
+            + ClickHouseSql.literal(table));
         if (rows.isEmpty()) {
             return Optional.empty();
         }
         Set<String> columns = new HashSet<>();
-        rows.forEach(r -> columns.add(r.get(0)));
+        Map<String, SourceColumn> typed = new LinkedHashMap<>();
+        for (List<String> r : rows) {
+            columns.add(r.get(0));
+            typedColumn(r.get(0), r.get(2)).ifPresent(c -> typed.put(c.name(), c));
+        }
         String comment = rows.get(0).get(1);
-        return Optional.of(new Shape(comment == null ? "" : comment, columns));
+        return Optional.of(new Shape(comment == null ? "" : comment, columns, typed));
     }
 
-    /** Creates the database and the log table, if not there, with the stream's unique keys as payload columns. */
-    void create(StreamIdentity stream) {
+    /** The source column a payload column's comment records, if it is a typed payload column. */
+    static Optional<SourceColumn> typedColumn(String name, String comment) {
+        if (comment == null || !comment.startsWith(COLUMN_MARK + " mssql=")) {
+            return Optional.empty();
+        }
+        String[] parts = comment.split(" ");
+        if (parts.length < 3 || parts.length > 4 || !parts[2].startsWith("nullable=")) {
+            return Optional.empty();
+        }
+        String type = parts[1].substring("mssql=".length());
+        return SqlServerTypeNames.parse(type).map(t -> new SourceColumn(name, SqlServerTypeNames.name(t),
+            parts[2].equals("nullable=1"), t));
+    }
+
+    /** The 1-based position of a typed payload column among the stream's unique keys, 0 when it is not a key. */
+    static int keyOrdinal(String comment) {
+        if (comment == null || !comment.startsWith(COLUMN_MARK + " ")) {
+            return 0;
+        }
+        for (String part : comment.split(" ")) {
+            if (part.startsWith("key=") && part.substring(4).matches("[1-9][0-9]{0,2}")) {
+                return Integer.parseInt(part.substring(4));
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The log's DDL of a payload column: typed {@code Nullable(T)} with its comment (source type, source
+     * nullability, {@code key=n} for the n-th unique key), or JSON text.
+     */
+    static String columnDdl(String name, SourceColumn typed, List<String> uniqueKeys) {
+        if (typed == null) {
+            return ClickHouseSql.id(name) + " Nullable(String)";
+        }
+        // every log column is Nullable: a delete of Change Tracking carries only its keys
+        return ClickHouseSql.id(name) + " Nullable(" + typed.type().clickHouseType() + ") COMMENT "
+            + ClickHouseSql.literal(COLUMN_MARK + " mssql=" + SqlServerTypeNames.name(typed.type()) + " nullable="
+                + (typed.nullable() ? "1" : "0") + (uniqueKeys.contains(name) ? " key="
+                + (uniqueKeys.indexOf(name) + 1) : ""));
+    }
+
+    /**
+     * Creates the database and the log table, if not there, with the stream's unique keys as payload columns, typed
+     * when {@code types} knows them.
+     */
+    void create(StreamIdentity stream, Map<String, SourceColumn> types) {
         ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
         Set<String> payload = new LinkedHashSet<>(stream.uniqueKeys());
-        String columns = payload.stream().map(c -> ClickHouseSql.id(c) + " Nullable(String)")
+        String columns = payload.stream().map(c -> columnDdl(c, types.get(c), stream.uniqueKeys()))
             .collect(Collectors.joining(", "));
         String meta = COLUMNS.entrySet().stream().map(en -> ClickHouseSql.id(en.getKey()) + " " + en.getValue())
             .collect(Collectors.joining(", "));
@@ -73,12 +135,16 @@ final class CdcLogTable {
             + " COMMENT " + ClickHouseSql.literal(comment(stream)));
     }
 
-    /** Adds the {@code payload} columns not in {@code existing}, in one {@code ALTER TABLE}; none: no statement. */
-    void addMissingColumns(Set<String> payload, Set<String> existing) {
+    /**
+     * Adds the {@code payload} columns not in {@code existing}, typed when {@code types} knows them, in one
+     * {@code ALTER TABLE}; none: no statement.
+     */
+    void addMissingColumns(Set<String> payload, Set<String> existing, Map<String, SourceColumn> types,
+                           List<String> uniqueKeys) {
         List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
         if (!missing.isEmpty()) {
             ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()
-                .map(c -> "ADD COLUMN IF NOT EXISTS " + ClickHouseSql.id(c) + " Nullable(String)")
+                .map(c -> "ADD COLUMN IF NOT EXISTS " + columnDdl(c, types.get(c), uniqueKeys))
                 .collect(Collectors.joining(", ")));
         }
     }

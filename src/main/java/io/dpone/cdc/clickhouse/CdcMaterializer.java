@@ -7,6 +7,7 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.report.ReportWriter;
+import io.dpone.source.SourceColumn;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,22 +134,53 @@ public final class CdcMaterializer {
             throw fail(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset() + " is not a dpone CDC log ("
                 + CdcLogTable.SCHEMA + ")");
         }
-        List<String> columns = ch.query("SELECT name FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position")
-            .stream().map(r -> r.get(0)).toList();
+        List<List<String>> described = ch.query("SELECT name, type, comment FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position");
+        List<String> columns = described.stream().map(r -> r.get(0)).toList();
+        Map<String, SourceColumn> typed = new LinkedHashMap<>();
+        Map<Integer, String> recordedKeys = new java.util.TreeMap<>();
+        for (List<String> r : described) {
+            CdcLogTable.typedColumn(r.get(0), r.get(2)).ifPresent(c -> typed.put(c.name(), c));
+            int key = CdcLogTable.keyOrdinal(r.get(2));
+            if (key > 0) {
+                recordedKeys.put(key, r.get(0));
+            }
+        }
         List<String> missingMeta = CARRIED.keySet().stream().filter(c -> !columns.contains(c)).toList();
         if (!missingMeta.isEmpty()) {
             throw new DponeException(new Blocker(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset()
                 + " lacks CDC columns", Map.of("missing", missingMeta)));
         }
-        List<String> payload = columns.stream().filter(c -> !c.startsWith(CdcLogTable.PREFIX)).toList();
+        List<String> payload = new ArrayList<>(o.uniqueKeys().stream().filter(columns::contains).toList());
+        columns.stream().filter(c -> !c.startsWith(CdcLogTable.PREFIX) && !payload.contains(c)).forEach(payload::add);
         List<String> missingKeys = o.uniqueKeys().stream().filter(k -> !payload.contains(k)).toList();
         if (!missingKeys.isEmpty()) {
             throw new DponeException(new Blocker(UNIQUE_KEY_MISSING, "--unique-key", "unique-key column(s) "
                 + String.join(", ", missingKeys) + " are not payload columns of " + o.cdcDataset(),
                 Map.of("missing", missingKeys)));
         }
-        // payload values are canonical JSON text, so the hash of the key columns can be recomputed in SQL
+        if (o.uniqueKeys().stream().allMatch(typed::containsKey)) {
+            // typed keys: the log recorded which columns its key hashes were computed from
+            List<String> recorded = new ArrayList<>(recordedKeys.values());
+            if (!recorded.equals(o.uniqueKeys())) {
+                throw new DponeException(new Blocker(UNIQUE_KEY_MISMATCH, "--unique-key", o.cdcDataset()
+                    + " was written with unique keys " + recorded + ", not " + o.uniqueKeys(),
+                    Map.of("recorded", recorded)));
+            }
+        } else {
+            checkKeyHashes(o, log);
+        }
+        admin.ensureAtomicDatabase(target[0], "--target-dataset");
+        boolean targetExists = admin.exists(target[0], target[1]);
+        if (targetExists && !admin.comment(target[0], target[1]).orElse("").startsWith(TARGET_MARKER)) {
+            throw fail(TARGET_NOT_OWNED, "--target-dataset", o.targetDataset()
+                + " exists and was not published by the CDC materializer; it was not replaced");
+        }
+        publish(o, log, target, payload, typed, report);
+    }
+
+    /** JSON-text keys: the hash of the key columns is recomputed in SQL from their canonical JSON text. */
+    private void checkKeyHashes(Options o, String[] log) {
         String recomputed = "lower(hex(SHA256(concat('[', " + o.uniqueKeys().stream()
             .map(k -> "ifNull(" + ClickHouseSql.id(k) + ", 'null')").collect(Collectors.joining(", ',', "))
             + ", ']'))))";
@@ -159,13 +191,16 @@ public final class CdcMaterializer {
                 + o.cdcDataset() + " have a dpone_cdc_unique_key_hash that is not the hash of "
                 + o.uniqueKeys() + "; the log was written with other unique keys", Map.of("rows", mismatched)));
         }
-        admin.ensureAtomicDatabase(target[0], "--target-dataset");
-        boolean targetExists = admin.exists(target[0], target[1]);
-        if (targetExists && !admin.comment(target[0], target[1]).orElse("").startsWith(TARGET_MARKER)) {
-            throw fail(TARGET_NOT_OWNED, "--target-dataset", o.targetDataset()
-                + " exists and was not published by the CDC materializer; it was not replaced");
-        }
+    }
 
+    /**
+     * Builds the staging table (typed payload columns with the full refresh's types, unique keys first, JSON-text
+     * columns as {@code Nullable(String)}), fills it with the latest row per key, verifies and publishes it.
+     */
+    private void publish(Options o, String[] log, String[] target, List<String> payload,
+                         Map<String, SourceColumn> typed, Map<String, Object> report) {
+        TableAdmin admin = new TableAdmin(ch);
+        boolean targetExists = admin.exists(target[0], target[1]);
         String logTable = ClickHouseSql.table(log[0], log[1]);
         // one bound for the whole run: rows appended after this read wait for the next run
         List<String> stats = ch.query("SELECT count(), toString(min(" + VERSION + ")), toString(max(" + VERSION
@@ -188,14 +223,17 @@ public final class CdcMaterializer {
         String stage = target[1] + STAGE_SUFFIX;
         ClickHouseSql.id(stage);
         admin.drop(target[0], stage);
+        Map<String, String> servingTypes = ServingColumns.types(payload, typed, o.uniqueKeys(), tombstone);
+        ServingColumns.refuseNulls(ch, latest, servingTypes, tombstone, OP);
         List<String> defs = new ArrayList<>();
-        payload.forEach(c -> defs.add(ClickHouseSql.id(c) + " Nullable(String)"));
+        servingTypes.forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
         CARRIED.forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
         if (tombstone) {
             defs.add(ClickHouseSql.id(DELETED) + " UInt8");
         }
         ch.execute("CREATE TABLE " + ClickHouseSql.table(target[0], stage) + " (" + String.join(", ", defs)
-            + ") ENGINE = MergeTree ORDER BY " + ClickHouseSql.id(HASH) + " COMMENT "
+            + ") ENGINE = MergeTree ORDER BY " + ServingColumns.orderBy(servingTypes, o.uniqueKeys(), HASH)
+            + " COMMENT "
             + ClickHouseSql.literal(TARGET_MARKER + " source=" + o.cdcDataset() + " delete_mode="
                 + o.deleteMode().name()));
         List<String> insertColumns = new ArrayList<>(carried);
@@ -234,6 +272,12 @@ public final class CdcMaterializer {
         range.put("max", rowsIn == 0 ? null : bound);
         report.put("version_range", range);
         report.put("payload_columns", payload);
+        report.put("column_types", servingTypes);
+        List<String> jsonText = payload.stream().filter(c -> !typed.containsKey(c)).toList();
+        report.put("typed", jsonText.isEmpty());
+        report.put("notes", jsonText.isEmpty() ? List.of() : List.of("payload column(s) " + String.join(", ", jsonText)
+            + " are JSON text (Nullable(String)): the log holds no source types for them (an events file without "
+            + "a columns block, or a log created before typed logs); see docs/cdc-clickhouse.md"));
         report.put("publish", publish);
     }
 

@@ -8,6 +8,8 @@ import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.error.DponeException;
+import io.dpone.source.SourceColumn;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -91,6 +93,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
         try {
             return applyChecked(stream, batch);
+        } catch (DponeException e) {
+            throw e; // typed: a schema change or a value that does not fit its column (nothing was written)
         } catch (RuntimeException e) {
             // the sink said no (or could not be reached): not applied, never durable; the message is ClickHouse's
             return receipt(batch, false, false, 0, 0, false, "ClickHouse CDC log apply failed: "
@@ -106,12 +110,13 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 + String.join("; ", problems), Map.of("problems", problems));
         }
         Optional<CdcLogTable.Shape> log = logTable.read();
+        Map<String, SourceColumn> types = CdcLogTypes.resolve(stream, log, batch.columns());
         if (log.isEmpty()) {
             if (batch.events().isEmpty()) {
                 return receipt(batch, true, true, 0, 0, false, "empty batch; nothing to write",
                     Map.of("rows_total", 0L));
             }
-            logTable.create(stream);
+            logTable.create(stream, types);
             log = logTable.read(); // as created here, or by a concurrent creator (CREATE ... IF NOT EXISTS)
         }
         if (log.isEmpty() || !log.get().comment().equals(CdcLogTable.comment(stream))) {
@@ -129,7 +134,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             .filter(en -> !held.contains(en.getKey())).toList();
         int present = batch.events().size() - fresh.size();
         if (!fresh.isEmpty()) {
-            insert(stream, batch, fresh, log.get().columns());
+            insert(stream, batch, fresh, log.get().columns(), types);
         }
         return receipt(batch, true, true, fresh.size(), present, batchKnown, fresh.size()
             + " row(s) appended to " + target() + ", " + present + " already held",
@@ -142,13 +147,19 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
      */
     void insert(StreamIdentity stream, CdcApplyBatch batch, List<Map.Entry<String, CdcEvent>> rows,
                 Set<String> existing) {
+        insert(stream, batch, rows, existing, Map.of());
+    }
+
+    /** As above, with the payload columns' types ({@link CdcLogTypes}; empty: JSON text). */
+    void insert(StreamIdentity stream, CdcApplyBatch batch, List<Map.Entry<String, CdcEvent>> rows,
+                Set<String> existing, Map<String, SourceColumn> types) {
         Set<String> payload = new LinkedHashSet<>();
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
-        logTable.addMissingColumns(payload, existing);
+        logTable.addMissingColumns(payload, existing, types, stream.uniqueKeys());
         String commitTime = COMMIT_TIME.format(Instant.now());
         List<String> fileColumns = CdcLogSpool.columns(payload);
         String structure = fileColumns.stream()
-            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c))
+            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c, types))
             .collect(Collectors.joining(", "));
         // the file-side types equal the table types; the columns equal for the whole batch are literals
         List<String> columns = new ArrayList<>(fileColumns);
@@ -157,7 +168,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             + ", 3, 'UTC'), " + ClickHouseSql.literal(batch.runId()) + ", " + ClickHouseSql.literal(batch.batchId());
         Path spool = CdcLogSpool.file(spoolDir, target(), batch.batchId());
         try {
-            CdcLogSpool.write(spool, stream, rows, payload);
+            CdcLogSpool.write(spool, stream, rows, payload, types);
             ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
                 ClickHouseSql.idList(columns), select, spool, CdcLogSpool.FORMAT, structure,
                 "insert_deduplicate = 1, async_insert = 0, insert_deduplication_token = "

@@ -11,6 +11,10 @@ import io.dpone.cdc.CdcSourceReader;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.Identifier;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.ColumnType;
+import io.dpone.source.types.SqlServerTypeNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +23,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the local events JSON ({@code high_watermark}, {@code next_offset}, {@code changes}) as one batch. Strict:
+ * Reads the local events JSON ({@code high_watermark}, {@code next_offset}, {@code changes}, optional
+ * {@code columns}) as one batch. Strict:
  * invalid UTF-8 or JSON is {@code cdc_runtime.events_unreadable}; an unknown or missing key, a wrong type, an
  * unknown operation, a position that is not hex/decimal, a unique-key column missing from {@code data}, or a
  * {@code dpone_cdc_} column is {@code cdc_runtime.events_invalid} with the field path as subject
@@ -28,7 +33,8 @@ import java.util.Set;
  */
 public final class JsonEventsReader implements CdcSourceReader {
     public static final String RESERVED_PREFIX = "dpone_cdc_";
-    private static final Set<String> TOP = Set.of("high_watermark", "next_offset", "changes");
+    private static final Set<String> TOP = Set.of("high_watermark", "next_offset", "changes", "columns");
+    private static final Set<String> COLUMN = Set.of("name", "type", "nullable");
     private static final Set<String> OFFSET = Set.of("backend", "token", "snapshot_complete");
     private static final Set<String> CHANGE = Set.of("operation", "position", "sequence", "source_schema",
         "source_table", "data", "metadata");
@@ -52,6 +58,7 @@ public final class JsonEventsReader implements CdcSourceReader {
         unknownKeys(root, TOP, "");
         String highWatermark = optionalPosition(root, "high_watermark", "high_watermark");
         CdcOffset next = nextOffset(root.get("next_offset"));
+        List<SourceColumn> columns = columns(root.get("columns"));
         List<CdcEvent> changes = new ArrayList<>();
         JsonNode list = root.get("changes");
         if (list == null) {
@@ -65,6 +72,7 @@ public final class JsonEventsReader implements CdcSourceReader {
             for (int i = 0; i < list.size(); i++) {
                 CdcEvent e = change(list.get(i), "changes[" + i + "]");
                 if (e != null) {
+                    undeclared(e, columns, "changes[" + i + "].data.");
                     changes.add(e);
                 }
             }
@@ -72,7 +80,68 @@ public final class JsonEventsReader implements CdcSourceReader {
         if (!problems.isEmpty()) {
             throw new DponeException(List.copyOf(problems));
         }
-        return new CdcBatch(highWatermark, next, changes);
+        return new CdcBatch(highWatermark, next, changes, columns);
+    }
+
+    /**
+     * The optional {@code columns} block: the source table's payload columns with their SQL Server types
+     * ({@code [{"name": "amount", "type": "decimal(10,2)", "nullable": true}]}, {@code nullable} defaults to true).
+     * With it, the ClickHouse log and serving table are typed like a full refresh; without it (null or absent) the
+     * payload stays JSON text.
+     */
+    private List<SourceColumn> columns(JsonNode n) {
+        List<SourceColumn> out = new ArrayList<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (!n.isArray() || n.isEmpty()) {
+            problem("columns", "must be a non-empty array of {name, type, nullable}");
+            return out;
+        }
+        Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < n.size(); i++) {
+            String path = "columns[" + i + "]";
+            JsonNode c = n.get(i);
+            if (!c.isObject()) {
+                problem(path, "must be an object {name, type, nullable}");
+                continue;
+            }
+            unknownKeys(c, COLUMN, path + ".");
+            String name = requiredText(c, "name", path + ".name");
+            String type = requiredText(c, "type", path + ".type");
+            JsonNode nullable = c.get("nullable");
+            if (nullable != null && !nullable.isBoolean()) {
+                problem(path + ".nullable", "must be true or false");
+            }
+            if (name != null && (!Identifier.PATTERN.matcher(name).matches() || name.startsWith(RESERVED_PREFIX))) {
+                problem(path + ".name", "must be an identifier not starting with " + RESERVED_PREFIX);
+                name = null;
+            } else if (name != null && !names.add(name)) {
+                problem(path + ".name", "declares column " + name + " twice");
+                name = null;
+            }
+            var family = type == null ? java.util.Optional.<ColumnType>empty() : SqlServerTypeNames.parse(type);
+            if (type != null && family.isEmpty()) {
+                problem(path + ".type", "is not a SQL Server type dpone maps exactly (docs/type-mapping.md)");
+            }
+            if (name != null && family.isPresent()) {
+                out.add(new SourceColumn(name, SqlServerTypeNames.name(family.get()),
+                    nullable == null || nullable.asBoolean(), family.get()));
+            }
+        }
+        return out;
+    }
+
+    /** With a {@code columns} block, every data column of a change is one of the declared columns. */
+    private void undeclared(CdcEvent e, List<SourceColumn> columns, String path) {
+        if (columns.isEmpty()) {
+            return;
+        }
+        for (String column : e.data().keySet()) {
+            if (columns.stream().noneMatch(c -> c.name().equals(column))) {
+                problem(path + column, "is not declared in columns");
+            }
+        }
     }
 
     private CdcOffset nextOffset(JsonNode n) {

@@ -4,7 +4,9 @@ import io.dpone.cdc.CdcBlockers;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
+import io.dpone.source.SourceColumn;
 import io.dpone.source.types.ColumnType;
+import io.dpone.source.types.SqlServerTypeNames;
 import io.dpone.source.types.TypeMapper;
 import io.dpone.source.types.ValueOutOfRangeException;
 import java.sql.DatabaseMetaData;
@@ -26,8 +28,21 @@ import java.util.regex.Pattern;
 public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
     private static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
 
-    /** One column: its name, type family, and the JDBC type code and size (for typed parameter casts). */
-    public record Column(String name, ColumnType type, int jdbcType, int size) {
+    /**
+     * One column: its name, type family, the JDBC type code and size (for typed parameter casts) and whether the
+     * table allows NULL in it.
+     */
+    public record Column(String name, ColumnType type, int jdbcType, int size, boolean nullable) {
+        /** The same column under another spelling of its name. */
+        Column named(String other) {
+            return new Column(other, type, jdbcType, size, nullable);
+        }
+
+        /** The column as the CDC batch declares it (its SQL Server type name, nullability and family). */
+        public SourceColumn sourceColumn() {
+            return new SourceColumn(name, SqlServerTypeNames.name(type), nullable, type);
+        }
+
         /** The column's value in the current row of {@code rs} at {@code index}; out-of-range values block. */
         public Object read(ResultSet rs, int index) throws SQLException {
             try {
@@ -84,7 +99,8 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
                         "source type " + typeName + " has no exact ClickHouse mapping"));
                     continue;
                 }
-                columns.add(new Column(name, type.get(), jdbcType, size));
+                columns.add(new Column(name, type.get(), jdbcType, size,
+                    rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
             }
         }
         if (!blockers.isEmpty()) {

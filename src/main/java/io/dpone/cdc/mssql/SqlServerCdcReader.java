@@ -43,6 +43,8 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     private final StreamIdentity stream;
     private final String captureInstance;
     private PayloadColumns columns;
+    /** The payload columns as the batches declare them (source types and nullability). */
+    private List<io.dpone.source.SourceColumn> batchColumns = List.of();
     private ChangeTableSql sql;
 
     /** @param captureInstance the capture instance, by default {@code <schema>_<table>} */
@@ -145,7 +147,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         } else {
             next = new CdcOffset(BACKEND, (peek == null ? max : last.lsn).hex(), snapshot);
         }
-        return new CdcBatch(max.hex(), next, events);
+        return new CdcBatch(max.hex(), next, events, batchColumns);
     }
 
     private void collect(PreparedStatement st, List<Row> rows, int limit, CdcResumePoint resume) throws SQLException {
@@ -204,13 +206,18 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key",
                 "unique-key column(s) " + missing + " are not captured by " + captureInstance);
         }
+        // the change table's columns allow NULL whatever the source says: nullability is the source table's
+        PayloadColumns source = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
+            stream.sourceTable());
         // the events carry the unique keys under the stream's spelling
         List<PayloadColumns.Column> named = new ArrayList<>();
         for (PayloadColumns.Column c : found.columns()) {
             String key = stream.uniqueKeys().stream().filter(k -> k.equalsIgnoreCase(c.name())).findFirst()
                 .orElse(c.name());
-            named.add(new PayloadColumns.Column(key, c.type(), c.jdbcType(), c.size()));
+            boolean nullable = source.column(c.name()).map(PayloadColumns.Column::nullable).orElse(true);
+            named.add(new PayloadColumns.Column(key, c.type(), c.jdbcType(), c.size(), nullable));
         }
+        batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
         sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
     }

@@ -53,6 +53,8 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private final String quotedTable;
     private List<PayloadColumns.Column> key;
     private List<PayloadColumns.Column> values;
+    /** The payload columns as the batches declare them (keys first, then the other columns in table order). */
+    private List<io.dpone.source.SourceColumn> batchColumns = List.of();
 
     public SqlServerChangeTrackingReader(Connection connection, StreamIdentity stream, ChangeTrackingSql dialect) {
         this.quotedTable = SqlServerDialect.quote(stream.sourceSchema()) + "."
@@ -117,7 +119,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         } else {
             next = new CdcOffset(BACKEND, Long.toString(peek == null ? current : last.version), snapshot);
         }
-        return new CdcBatch(Long.toString(current), next, rows.stream().map(Row::event).toList());
+        return new CdcBatch(Long.toString(current), next, rows.stream().map(Row::event).toList(), batchColumns);
     }
 
     private List<Row> rows(Long saved, CtResumePoint resume, long current, int limit) throws SQLException {
@@ -219,10 +221,14 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             PayloadColumns.Column c = table.column(name).orElseThrow();
             String spelled = stream.uniqueKeys().stream().filter(u -> u.equalsIgnoreCase(name)).findFirst()
                 .orElseThrow();
-            k.add(new PayloadColumns.Column(spelled, c.type(), c.jdbcType(), c.size()));
+            k.add(c.named(spelled));
         }
         values = table.columns().stream().filter(c -> !pk.contains(c.name().toLowerCase(Locale.ROOT))).toList();
         key = k;
+        List<io.dpone.source.SourceColumn> declared = new ArrayList<>();
+        k.forEach(c -> declared.add(c.sourceColumn()));
+        values.forEach(c -> declared.add(c.sourceColumn()));
+        batchColumns = List.copyOf(declared);
     }
 
     private Long scalar(String sql, String parameter) throws SQLException {

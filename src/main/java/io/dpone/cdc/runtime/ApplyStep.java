@@ -20,7 +20,8 @@ public final class ApplyStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        CdcApplyBatch batch = new CdcApplyBatch(tick.idempotency.batchId(), tick.runId(), tick.idempotency.toApply());
+        CdcApplyBatch batch = new CdcApplyBatch(tick.idempotency.batchId(), tick.runId(), tick.idempotency.toApply(),
+            tick.batch.columns());
         SinkReceipt r;
         try {
             r = tick.adapters().applier().apply(tick.stream(), batch);

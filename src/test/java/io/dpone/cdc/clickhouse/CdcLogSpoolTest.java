@@ -58,8 +58,8 @@ class CdcLogSpoolTest {
 
     @Test
     void lowCardinalityTravelsAsPlainStringAndPayloadIsNullable() {
-        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation"));
-        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version"));
-        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount"));
+        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation", java.util.Map.of()));
+        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version", java.util.Map.of()));
+        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount", java.util.Map.of()));
     }
 }

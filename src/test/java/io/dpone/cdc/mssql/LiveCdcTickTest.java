@@ -103,7 +103,7 @@ class LiveCdcTickTest {
             assertFalse(idle.committed(), "no new changes: a green no-op");
             assertEquals(total, count(db, "count()"));
 
-            assertEquals(List.of(List.of("1", "\"paid\""), List.of("3", "\"again\""), List.of("20", "\"moved\"")),
+            assertEquals(List.of(List.of("1", "paid"), List.of("3", "again"), List.of("20", "moved")),
                 materialize(db));
         }
     }
@@ -167,7 +167,7 @@ class LiveCdcTickTest {
             CdcRuntimeRunReport idle = tick(o, fx.connection);
             assertTrue(idle.passed() && !idle.committed(), String.valueOf(idle.blockers()));
             assertEquals(5, count(db, "count()"));
-            assertEquals(List.of(List.of("1", "\"paid\""), List.of("3", "\"new\"")), materialize(db));
+            assertEquals(List.of(List.of("1", "paid"), List.of("3", "new")), materialize(db));
         } finally {
             LiveReaders.useChangeTrackingSql(null);
         }

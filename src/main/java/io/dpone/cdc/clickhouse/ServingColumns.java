@@ -1,0 +1,68 @@
+package io.dpone.cdc.clickhouse;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.error.Blocker;
+import io.dpone.error.DponeException;
+import io.dpone.source.SourceColumn;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The payload columns of a serving table: a typed log column gets the full refresh's type, {@code Nullable} exactly
+ * where the source column is nullable (and, in tombstone mode, for every non-key column: a Change Tracking delete
+ * carries only its keys); a JSON-text column stays {@code Nullable(String)}.
+ */
+final class ServingColumns {
+    private ServingColumns() {
+    }
+
+    /** Column -> ClickHouse type, in {@code payload} order (unique keys first). */
+    static Map<String, String> types(List<String> payload, Map<String, SourceColumn> typed, List<String> keys,
+                                     boolean tombstone) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String c : payload) {
+            SourceColumn t = typed.get(c);
+            if (t == null) {
+                out.put(c, "Nullable(String)");
+            } else {
+                boolean nullable = t.nullable() || (tombstone && !keys.contains(c));
+                out.put(c, nullable ? "Nullable(" + t.type().clickHouseType() + ")" : t.type().clickHouseType());
+            }
+        }
+        return out;
+    }
+
+    /** The unique keys when none is Nullable (the table reads like a full refresh's), else the key hash. */
+    static String orderBy(Map<String, String> types, List<String> keys, String hashColumn) {
+        boolean plain = keys.stream().allMatch(k -> types.containsKey(k) && !types.get(k).startsWith("Nullable("));
+        return plain ? "(" + ClickHouseSql.idList(keys) + ")" : ClickHouseSql.id(hashColumn);
+    }
+
+    /**
+     * A NULL bound for a column that is not nullable would be written as the type's default by ClickHouse
+     * ({@code insert_null_as_default}): the rows to publish are counted first, and any such NULL is
+     * {@code cdc_materialize.verify_failed} naming the column; nothing is published.
+     */
+    static void refuseNulls(ClickHouseEndpoint ch, String latest, Map<String, String> types, boolean tombstone,
+                            String operationColumn) {
+        List<String> plain = types.entrySet().stream().filter(e -> !e.getValue().startsWith("Nullable("))
+            .map(Map.Entry::getKey).toList();
+        if (plain.isEmpty()) {
+            return;
+        }
+        String counts = plain.stream().map(c -> "countIf(" + ClickHouseSql.id(c) + " IS NULL)")
+            .collect(Collectors.joining(", "));
+        List<String> nulls = ch.query("SELECT " + counts + " FROM (" + latest + ")" + (tombstone ? ""
+            : " WHERE " + ClickHouseSql.id(operationColumn) + " != 'delete'")).get(0);
+        for (int i = 0; i < plain.size(); i++) {
+            if (!"0".equals(nulls.get(i))) {
+                throw new DponeException(new Blocker(CdcMaterializer.VERIFY_FAILED, "--cdc-dataset",
+                    nulls.get(i) + " row(s) to publish hold NULL in column " + plain.get(i) + ", which is NOT NULL "
+                        + "at the source; nothing was published", Map.of("column", plain.get(i))));
+            }
+        }
+    }
+}
