@@ -52,6 +52,18 @@ class CdcClickHouseCliTest {
                 + ClickHouseSql.table(db, "orders_cdc"));
             assertEquals(counts.get(0).get(0), counts.get(0).get(1), "every event exactly once");
             assertTrue(Long.parseLong(counts.get(0).get(0)) > 0);
+            CliRun materialized = CliRun.of("ops", "cdc-materialize-clickhouse", "--cdc-dataset", db + ".orders_cdc",
+                "--target-dataset", db + ".orders", "--unique-key", "order_id", "--sink-connection-id",
+                "clickhouse_test", "--output-dir", dir.resolve("materialize").toString(), "--format", "json");
+            assertEquals(0, materialized.exitCode(), materialized.stderr());
+            assertEquals(List.of(List.of("order_id", "Int32"), List.of("customer_id", "Nullable(Int32)"),
+                List.of("status", "Nullable(String)"), List.of("amount", "Nullable(Decimal(10, 2))")),
+                ch.query("SELECT name, type FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
+                    + " AND table = 'orders' AND name NOT LIKE 'dpone_cdc_%' ORDER BY position"));
+            // the example's history: 1 paid, 2 deleted, 3 moved to key 30 (a delete and an insert at one LSN)
+            assertEquals(List.of(List.of("1", "10", "paid", "12050"), List.of("30", "12", "new", "1990")),
+                ch.query("SELECT order_id, customer_id, status, toString(toInt64(amount * 100)) FROM "
+                    + ClickHouseSql.table(db, "orders") + " ORDER BY order_id"));
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         }
     }
