@@ -44,7 +44,8 @@ public final class Dpone {
             return failed(runId, e.blockers(), started);
         }
         try (DponeCamel camel = DponeCamel.start(null, false)) {
-            return new FullRefreshRunner(camel, context, workDir).run(m, runId, progress);
+            return io.dpone.cdc.handover.SnapshotHandOver.run(new FullRefreshRunner(camel, context, workDir), m, runId,
+                progress);
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }

@@ -79,6 +79,7 @@ public enum BlockerCode {
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),
+    CDC_MATERIALIZE_SNAPSHOT_UNUSABLE("cdc_materialize.snapshot_unusable"),
     CDC_MATERIALIZE_NOT_A_CDC_LOG("cdc_materialize.not_a_cdc_log"),
     CDC_MATERIALIZE_UNIQUE_KEY_MISSING("cdc_materialize.unique_key_missing"),
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),

@@ -5,7 +5,13 @@ package io.dpone.manifest;
  * certification, which runs the same manifest against safe targets.
  */
 public record BatchManifest(String name, SourceSpec source, SinkSpec sink, QualitySpec quality,
-                            com.fasterxml.jackson.databind.JsonNode certification) {
+                            com.fasterxml.jackson.databind.JsonNode certification, CdcHandOverSpec cdc) {
+    /** A manifest without a CDC hand-over. */
+    public BatchManifest(String name, SourceSpec source, SinkSpec sink, QualitySpec quality,
+                         com.fasterxml.jackson.databind.JsonNode certification) {
+        this(name, source, sink, quality, certification, null);
+    }
+
     public BatchManifest {
         certification = certification == null ? null : certification.deepCopy();
     }
@@ -16,6 +22,6 @@ public record BatchManifest(String name, SourceSpec source, SinkSpec sink, Quali
         SinkOptions options = new SinkOptions(o.lineage(), route, o.orderBy(), o.externalArtifactStorePath(),
             o.physicalDesign(), o.clickhouseBulk());
         return new BatchManifest(name, source, new SinkSpec(sink.type(), sink.connectionRef(), target,
-            target.schema(), sink.mode(), sink.maxSourceBytes(), options), quality, certification);
+            target.schema(), sink.mode(), sink.maxSourceBytes(), options), quality, certification, null);
     }
 }

@@ -50,7 +50,14 @@ final class ManifestBinder {
             q.path("hash_sample_modulo").asInt(q.path("typed_hash").asText("full").equals("sampled") ? 16 : 0));
 
         String name = root.path("name").asText(target.schema() + "." + target.name());
-        return new BatchManifest(name, source, sink, quality, root.has("certification") ? root.get("certification") : null);
+        JsonNode c = root.path("cdc");
+        CdcHandOverSpec cdc = c.isMissingNode() ? null : new CdcHandOverSpec(c.path("backend").asText(),
+            c.path("pipeline_name").asText(), c.path("log_dataset").asText(), strings(c.path("unique_keys")),
+            c.hasNonNull("capture_instance") ? c.get("capture_instance").asText() : null,
+            c.path("offset_store").asText("clickhouse"),
+            c.hasNonNull("checkpoint_json") ? c.get("checkpoint_json").asText() : null);
+        return new BatchManifest(name, source, sink, quality, root.has("certification") ? root.get("certification") : null,
+            cdc);
     }
 
     private static TableRef table(JsonNode node) {

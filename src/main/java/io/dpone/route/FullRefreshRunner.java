@@ -31,6 +31,16 @@ public final class FullRefreshRunner {
         this.workDir = workDir;
     }
 
+    /** The connection context runs resolve their aliases in. */
+    public ConnectionContext context() {
+        return context;
+    }
+
+    /** The state directory (run journals, spooled chunks). */
+    public Path workDir() {
+        return workDir;
+    }
+
     /**
      * Runs {@code manifest}: through the {@code cluster_publication} route when it requests a cluster publication
      * (the one place a run is dispatched there, for the CLI, the Java API and serve jobs; a requested cluster

@@ -52,6 +52,15 @@ public record RunReport(String schema, String runId, boolean passed, String rout
             durationMs, rowsPerSecond, null);
     }
 
+    /** This report with one more note. */
+    public RunReport withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new RunReport(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows,
+            loadedRows, encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, publication, more);
+    }
+
     /** This report with {@code others} as its blockers (and so not passed). */
     public RunReport withBlockers(List<Blocker> others) {
         return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,

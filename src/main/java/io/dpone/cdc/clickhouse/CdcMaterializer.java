@@ -45,11 +45,13 @@ public final class CdcMaterializer {
     public static final String TARGET_NOT_OWNED = BlockerCode.CDC_MATERIALIZE_TARGET_NOT_OWNED.code();
     /** The staging table does not hold the expected number of keys; nothing was published. */
     public static final String VERIFY_FAILED = BlockerCode.CDC_MATERIALIZE_VERIFY_FAILED.code();
+    /** The log continues a handed-over snapshot that cannot be merged (table gone, key column missing, JSON keys). */
+    public static final String SNAPSHOT_UNUSABLE = BlockerCode.CDC_MATERIALIZE_SNAPSHOT_UNUSABLE.code();
     /** An option value is invalid. */
     public static final String INVALID_ARGUMENT = BlockerCode.CDC_MATERIALIZE_INVALID_ARGUMENT.code();
 
     public static final List<String> CODES = List.of(INVALID_ARGUMENT, LOG_MISSING, NOT_A_CDC_LOG,
-        UNIQUE_KEY_MISSING, UNIQUE_KEY_MISMATCH, TARGET_NOT_OWNED, VERIFY_FAILED);
+        UNIQUE_KEY_MISSING, UNIQUE_KEY_MISMATCH, TARGET_NOT_OWNED, VERIFY_FAILED, SNAPSHOT_UNUSABLE);
 
     private static final String HASH = "dpone_cdc_unique_key_hash";
     private static final String OP = "dpone_cdc_operation";
@@ -211,8 +213,23 @@ public final class CdcMaterializer {
             + " AND " + ClickHouseSql.id(OP) + " != 'update_before'";
         List<String> carried = new ArrayList<>(payload);
         carried.addAll(CARRIED.keySet());
-        String latest = "SELECT " + ClickHouseSql.idList(carried) + " FROM " + logTable + where + " ORDER BY "
-            + ClickHouseSql.id(HASH) + ", " + ClickHouseSql.id(VERSION) + " DESC LIMIT 1 BY " + ClickHouseSql.id(HASH);
+        String rows = "SELECT " + ClickHouseSql.idList(carried) + " FROM " + logTable + where;
+        var snapshot = new CdcSnapshots(ch, log[0]).of(o.cdcDataset());
+        boolean typedKeys = o.uniqueKeys().stream().allMatch(typed::containsKey);
+        if (snapshot.isPresent()) {
+            if (!typedKeys) {
+                throw fail(SNAPSHOT_UNUSABLE, "--cdc-dataset", o.cdcDataset() + " continues a snapshot but its "
+                    + "unique keys are JSON text; nothing was published");
+            }
+            rows = SnapshotMerge.rows(ch, log, rows, payload, CARRIED, snapshot.get(), o.uniqueKeys());
+            report.put("snapshot", Map.of("dataset", snapshot.get().snapshotDataset(), "position",
+                snapshot.get().position(), "run_id", snapshot.get().runId()));
+        }
+        // typed keys: the latest row per key by the key columns themselves (equal to the key hash, and the only
+        // way with snapshot rows, which have no hash); JSON-text keys: by the hash
+        String by = typedKeys ? ClickHouseSql.idList(o.uniqueKeys()) : ClickHouseSql.id(HASH);
+        String latest = "SELECT " + ClickHouseSql.idList(carried) + " FROM (" + rows + ") ORDER BY " + by + ", "
+            + ClickHouseSql.id(VERSION) + " DESC LIMIT 1 BY " + by;
         List<String> counts = ch.query("SELECT count(), countIf(" + ClickHouseSql.id(OP) + " = 'delete') FROM ("
             + latest + ")").get(0);
         long keys = Long.parseLong(counts.get(0));

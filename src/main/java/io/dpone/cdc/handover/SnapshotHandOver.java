@@ -1,0 +1,180 @@
+package io.dpone.cdc.handover;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcOffset;
+import io.dpone.cdc.CdcOffsetStore;
+import io.dpone.cdc.CdcTickFence;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.cdc.clickhouse.CdcSnapshots;
+import io.dpone.cdc.clickhouse.ClickHouseOffsetStore;
+import io.dpone.cdc.local.FileOffsetStore;
+import io.dpone.cdc.local.FileTickFence;
+import io.dpone.cdc.mssql.SnapshotBoundary;
+import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.CdcHandOverSpec;
+import io.dpone.report.AtomicFiles;
+import io.dpone.report.Json;
+import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.ProgressListener;
+import io.dpone.route.RunReport;
+import io.dpone.source.SourceConnections;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A full refresh that hands its snapshot over to the table's CDC stream (the manifest's {@code cdc} block):
+ * <ol>
+ *   <li>before the snapshot's first row, the stream position is read from the source ({@link SnapshotBoundary})
+ *   and kept in {@code <state dir>/cdc-handover/<run id>.json}, so a resumed run (same {@code --run-id}) hands
+ *   over at the position its snapshot was read after, not a later one;</li>
+ *   <li>the refresh runs as any other (local or cluster publication);</li>
+ *   <li>only when its report passed, that is, the publication is durable (the cluster's committed receipt), the
+ *   snapshot is recorded for the log ({@link CdcSnapshots}) and the position is committed as the stream's
+ *   checkpoint with {@code snapshot_complete: true} (a compare-and-set like every commit).</li>
+ * </ol>
+ * A failed refresh moves nothing. A hand-over that fails after a durable publication turns the report red with
+ * the hand-over's blocker; running the same run id again resumes after the publication and retries the hand-over.
+ */
+public final class SnapshotHandOver {
+    public static final String SCHEMA = "dpone.cdc_handover.v1";
+
+    private SnapshotHandOver() {
+    }
+
+    /** Runs {@code m} with its hand-over, or just runs it when it declares no {@code cdc} block. */
+    public static RunReport run(FullRefreshRunner runner, BatchManifest m, String runId, ProgressListener progress) {
+        ConnectionContext context = runner.context();
+        Path stateDir = runner.workDir();
+        CdcHandOverSpec cdc = m.cdc();
+        if (cdc == null) {
+            return runner.run(m, runId, progress);
+        }
+        validate(m, cdc);
+        Path boundaryFile = stateDir.resolve("cdc-handover").resolve(runId + ".json");
+        String position = boundary(m, cdc, context, boundaryFile);
+        RunReport report = runner.run(m, runId, progress);
+        if (!report.passed()) {
+            return report;
+        }
+        try {
+            commit(m, cdc, context, runId, position);
+        } catch (DponeException e) {
+            return report.withBlockers(e.blockers());
+        }
+        try {
+            Files.deleteIfExists(boundaryFile);
+        } catch (IOException e) {
+            // a leftover boundary file is only read again by a run with this run id
+        }
+        return report.withNote("cdc hand-over: stream " + cdc.pipelineName() + " (" + cdc.backend()
+            + ") continues after position " + position + "; its checkpoint was committed with snapshot_complete "
+            + "after the publication was durable");
+    }
+
+    /** The stream the snapshot hands over to. */
+    static StreamIdentity stream(BatchManifest m, CdcHandOverSpec cdc) {
+        return new StreamIdentity(cdc.pipelineName(), cdc.backend(), m.source().table().schema(),
+            m.source().table().name(), cdc.logDataset(), cdc.uniqueKeys());
+    }
+
+    private static void validate(BatchManifest m, CdcHandOverSpec cdc) {
+        List<Blocker> problems = new ArrayList<>();
+        if ("file".equals(cdc.offsetStore()) && cdc.checkpointJson() == null) {
+            problems.add(Blocker.of(BlockerCode.MANIFEST_MISSING_FIELD, "cdc.checkpoint_json",
+                "cdc.offset_store file needs cdc.checkpoint_json"));
+        }
+        String target = m.sink().table().schema() + "." + m.sink().table().name();
+        if (cdc.logDataset().equals(target)) {
+            problems.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "cdc.log_dataset",
+                "the CDC log must not be the refreshed table"));
+        }
+        if (!problems.isEmpty()) {
+            throw new DponeException(problems);
+        }
+    }
+
+    private static String boundary(BatchManifest m, CdcHandOverSpec cdc, ConnectionContext context, Path file) {
+        if (Files.exists(file)) {
+            // a resumed run: its snapshot may have been read already, so only the position read before it will do
+            JsonNode saved;
+            try {
+                saved = Json.MAPPER.readTree(file.toFile());
+            } catch (IOException e) {
+                saved = Json.MAPPER.createObjectNode();
+            }
+            if (SCHEMA.equals(saved.path("schema").asText()) && cdc.backend().equals(saved.path("backend").asText())
+                && cdc.pipelineName().equals(saved.path("pipeline_name").asText())) {
+                return saved.path("position").asText();
+            }
+            throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, "cdc", "the hand-over position an earlier "
+                + "attempt of this run id recorded is unreadable or belongs to another stream; run with a new run id");
+        }
+        String position;
+        try (Connection c = SourceConnections.open(context.resolve(m.source().connectionRef(), ConnectionType.MSSQL,
+            "source.connection_ref"), "dpone-cdc-handover")) {
+            position = SnapshotBoundary.read(c, cdc.backend());
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.connection_ref",
+                "cannot close the hand-over's source connection: " + e.getClass().getSimpleName());
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", SCHEMA);
+        doc.put("pipeline_name", cdc.pipelineName());
+        doc.put("backend", cdc.backend());
+        doc.put("position", position);
+        try {
+            Files.createDirectories(file.getParent());
+            AtomicFiles.write(file, Json.MAPPER.writeValueAsString(doc) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return position;
+    }
+
+    private static void commit(BatchManifest m, CdcHandOverSpec cdc, ConnectionContext context, String runId,
+                               String position) {
+        StreamIdentity stream = stream(m, cdc);
+        String logDb = cdc.logDataset().substring(0, cdc.logDataset().indexOf('.'));
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(m.sink().connectionRef(),
+            ConnectionType.CLICKHOUSE, "sink.connection_ref"))) {
+            new CdcSnapshots(ch, logDb).record(cdc.logDataset(), new CdcSnapshots.Snapshot(m.sink().table().schema()
+                + "." + m.sink().table().name(), cdc.backend(), position, runId));
+            CdcOffset first = new CdcOffset(cdc.backend(), position, true);
+            if ("file".equals(cdc.offsetStore())) {
+                Path checkpoint = Path.of(cdc.checkpointJson());
+                try (CdcTickFence.Held held = FileTickFence.of(checkpoint, null).acquire(stream)) {
+                    commitOnce(new FileOffsetStore(checkpoint), stream, first, runId);
+                }
+            } else {
+                commitOnce(new ClickHouseOffsetStore(ch, logDb, ClickHouseCdcAdapters.OFFSETS_TABLE), stream, first,
+                    runId);
+            }
+        }
+    }
+
+    /** Commits {@code first} unless the store holds it already (a resumed hand-over). */
+    private static void commitOnce(CdcOffsetStore offsets, StreamIdentity stream, CdcOffset first, String runId) {
+        Optional<CdcOffset> loaded = offsets.load(stream);
+        if (!loaded.equals(Optional.of(first))) {
+            offsets.commit(stream, loaded, first, runId);
+        }
+    }
+}
