@@ -107,12 +107,10 @@ public final class ConnectionContext {
             return Optional.empty();
         }
         int before = blockers.size();
+        LiteralSecrets.find(alias, node, ENTRY_KEYS, blockers);
         node.fieldNames().forEachRemaining(k -> {
-            if (!ENTRY_KEYS.contains(k)) {
-                blockers.add(Blocker.of(BlockerCode.CONNECTION_CONTEXT_INVALID, at + "." + k,
-                    k.toLowerCase(Locale.ROOT).contains("password") || k.toLowerCase(Locale.ROOT).contains("secret")
-                        ? "literal credentials are not accepted; use password_env or password_file"
-                        : "unknown key '" + k + "'"));
+            if (!ENTRY_KEYS.contains(k) && !Redactor.isCredentialKey(k)) {
+                blockers.add(Blocker.of(BlockerCode.CONNECTION_CONTEXT_INVALID, at + "." + k, "unknown key '" + k + "'"));
             }
         });
         ConnectionType type = null;

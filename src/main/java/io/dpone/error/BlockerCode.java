@@ -20,6 +20,7 @@ public enum BlockerCode {
     CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),
     CONNECTION_CONTEXT_INVALID("connection.context_invalid"),
     CONNECTION_CONTEXT_TOO_LARGE("connection.context_too_large"),
+    CONNECTION_LITERAL_SECRET("connection.literal_secret"),
     CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
     CONNECTION_CREDENTIAL_TOO_LARGE("connection.credential_too_large"),
     CONNECTION_FAILED("connection.failed"),
