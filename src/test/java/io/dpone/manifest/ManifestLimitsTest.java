@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.connect.BoundedYaml;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
+import io.dpone.testing.CliRun;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +46,21 @@ class ManifestLimitsTest {
         assertEquals("$", b.subject());
         assertTrue(b.message().contains(String.valueOf(YamlMappingFile.MAX_BYTES)), b.message());
         assertFalse(b.message().contains(dir.toString()), b.message());
+    }
+
+    @Test
+    void dponeCheckRefusesASixtyMegabyteManifestWithOneTypedBlockerOnStderr() throws Exception {
+        Path big = dir.resolve("big.yaml");
+        try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(60L * 1024 * 1024);
+        }
+        CliRun run = CliRun.of("check", big.toString(), "--format", "json");
+        assertEquals(1, run.exitCode(), run.stderr());
+        assertEquals("", run.stdout());
+        JsonNode blockers = new ObjectMapper().readTree(run.stderr()).get("blockers");
+        assertEquals(1, blockers.size(), run.stderr());
+        assertEquals("manifest.too_large", blockers.get(0).get("code").asText());
+        assertFalse(run.stderr().contains(dir.toString()) || run.stderr().contains("\tat "), run.stderr());
     }
 
     @Test
