@@ -92,6 +92,8 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
             String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
                 ? "duplicate key" : "invalid YAML";
             throw new DponeException(invalidYaml, "$", problem + where);
+        } catch (DponeException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new DponeException(invalidYaml, "$", "invalid YAML (" + e.getClass().getSimpleName() + ")");
         }

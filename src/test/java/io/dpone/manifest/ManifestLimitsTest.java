@@ -105,6 +105,13 @@ class ManifestLimitsTest {
     }
 
     @Test
+    void withinTheBoundsAParserRefusalKeepsItsOwnCode() throws Exception {
+        assertEquals("manifest.wrong_type", refusal(Files.writeString(dir.resolve("list.yaml"), "- a\n- b\n")).code());
+        assertEquals("manifest.invalid_yaml", refusal(Files.writeString(dir.resolve("bad.yaml"), "a: [\n")).code());
+        assertEquals("manifest.invalid_yaml", refusal(Files.writeString(dir.resolve("dup.yaml"), "a: 1\na: 2\n")).code());
+    }
+
+    @Test
     void everyUnknownKeyOfAWideManifestIsReportedOnce() throws Exception {
         StringBuilder wide = new StringBuilder();
         for (int i = 0; i < 20_000; i++) {
