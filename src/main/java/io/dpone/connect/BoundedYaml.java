@@ -12,7 +12,7 @@ import org.yaml.snakeyaml.LoaderOptions;
  *
  * <p>SnakeYAML reads its input in 1 KiB steps and, while a token is being scanned, copies the whole unconsumed part
  * of its window at every step, so scanning one token of length {@code L} costs about {@code L * L / 2048} copies: a
- * 1 MB one-line scalar took about 4 s and 8 MB about a minute. Lines are therefore bounded to
+ * 1 MB one-line scalar took 1.5 s and 8 MB 15 s in-process (docs/performance.md). Lines are therefore bounded to
  * {@link #MAX_LINE_CHARS} (checked by {@link #firstLongLine} before the parser sees the text), which makes the parse
  * linear in the document's size; the parser itself is limited in code points (the document's byte bound), nesting
  * depth, aliases, names and strings, and refuses duplicate keys.
