@@ -48,6 +48,10 @@ public final class CdcBlockers {
     public static final String OFFSET_CONFLICT = BlockerCode.CDC_OFFSET_CONFLICT.code();
     /** A change's position lies beyond the batch's next offset: committing it would skip it on a replay. */
     public static final String CHANGE_BEYOND_NEXT_OFFSET = BlockerCode.CDC_CHANGE_BEYOND_NEXT_OFFSET.code();
+    /** The events file is larger than its bound (1 GiB); refused unread. */
+    public static final String EVENTS_TOO_LARGE = BlockerCode.CDC_EVENTS_TOO_LARGE.code();
+    /** The checkpoint file is larger than its bound (1 MiB); refused unread, never overwritten. */
+    public static final String CHECKPOINT_TOO_LARGE = BlockerCode.CDC_CHECKPOINT_TOO_LARGE.code();
     /** A change's value does not fit its column's declared type exactly. */
     public static final String VALUE_OUT_OF_RANGE = BlockerCode.CDC_VALUE_OUT_OF_RANGE.code();
     /** The batch's columns differ from the ones the typed CDC log recorded (dropped, retyped, non-null added). */
@@ -58,7 +62,7 @@ public final class CdcBlockers {
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
         EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
         SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT,
-        CHANGE_BEYOND_NEXT_OFFSET, VALUE_OUT_OF_RANGE, SCHEMA_CHANGED);
+        CHANGE_BEYOND_NEXT_OFFSET, VALUE_OUT_OF_RANGE, SCHEMA_CHANGED, EVENTS_TOO_LARGE, CHECKPOINT_TOO_LARGE);
 
     private CdcBlockers() {
     }

@@ -1,14 +1,12 @@
 package io.dpone.connect;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -28,9 +26,6 @@ public final class ConnectionContext {
     public static final String ENV = "DPONE_RUNTIME_CONNECTION_CONTEXT";
     private static final Set<String> ENTRY_KEYS =
         Set.of("type", "url", "user", "password_env", "password_file", "embedded", "options");
-    /** Duplicate keys are refused: a second definition of an alias must not silently replace the first. */
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-        .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
     private final Map<String, ContextEntry> entries;
     private final boolean embeddedDefault;
@@ -54,11 +49,31 @@ public final class ConnectionContext {
         return new ConnectionContext(entries, embeddedDefault);
     }
 
+    /** The largest context file read: 1 MiB (a context holds a few aliases); a larger file is refused unread. */
+    public static final int MAX_BYTES = 1024 * 1024;
+
     /** Loads and validates a context file; every problem is reported at once. */
     public static ConnectionContext load(Path file) {
+        String text;
+        try {
+            text = BoundedFile.readUtf8(file, MAX_BYTES);
+        } catch (BoundedFile.TooLarge e) {
+            throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$",
+                "connection context file holds more than " + MAX_BYTES + " bytes; it was not read");
+        } catch (IOException | RuntimeException e) {
+            throw invalid("$", "connection context file cannot be read");
+        }
+        int longLine = BoundedYaml.firstLongLine(text);
+        if (longLine > 0) {
+            throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$", "connection context line "
+                + longLine + " is longer than " + BoundedYaml.MAX_LINE_CHARS + " characters; it was not parsed");
+        }
         JsonNode root;
         try {
-            root = YAML.readTree(Files.readString(file));
+            root = BoundedYaml.mapper(MAX_BYTES).readTree(text);
+        } catch (StreamConstraintsException e) {
+            throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$",
+                "connection context goes beyond the parser's limits (" + BoundedYaml.LIMITS + ")");
         } catch (JsonProcessingException e) {
             String original = e.getOriginalMessage();
             if (original != null && original.startsWith("Duplicate field")) {
@@ -67,8 +82,8 @@ public final class ConnectionContext {
                     + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
             }
             throw invalid("$", "connection context is not valid YAML");
-        } catch (IOException | RuntimeException e) {
-            throw invalid("$", "connection context file cannot be read");
+        } catch (RuntimeException e) {
+            throw invalid("$", "connection context is not valid YAML");
         }
         if (root == null || !root.path("connections").isObject()) {
             throw invalid("connections", "connection context must hold a 'connections' mapping");
@@ -92,12 +107,10 @@ public final class ConnectionContext {
             return Optional.empty();
         }
         int before = blockers.size();
+        LiteralSecrets.find(alias, node, ENTRY_KEYS, blockers);
         node.fieldNames().forEachRemaining(k -> {
-            if (!ENTRY_KEYS.contains(k)) {
-                blockers.add(Blocker.of(BlockerCode.CONNECTION_CONTEXT_INVALID, at + "." + k,
-                    k.toLowerCase(Locale.ROOT).contains("password") || k.toLowerCase(Locale.ROOT).contains("secret")
-                        ? "literal credentials are not accepted; use password_env or password_file"
-                        : "unknown key '" + k + "'"));
+            if (!ENTRY_KEYS.contains(k) && !Redactor.isCredentialKey(k)) {
+                blockers.add(Blocker.of(BlockerCode.CONNECTION_CONTEXT_INVALID, at + "." + k, "unknown key '" + k + "'"));
             }
         });
         ConnectionType type = null;

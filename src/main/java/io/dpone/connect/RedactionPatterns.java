@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The pattern catalogue of {@link Redactor}: rules 2 to 7 of its list (JDBC URLs, other URLs, authorization
  * headers and bearer tokens, credential key/value pairs and CLI flags, AWS key shapes, absolute local paths), each
- * precompiled and guarded by a cheap substring check, applied in that order.
+ * precompiled and guarded by a cheap substring check, applied in that order. A URL's placeholder covers the whole URL
+ * even when a password in it holds a space ({@link UrlExtent}).
  */
 final class RedactionPatterns {
     /**
@@ -61,11 +62,11 @@ final class RedactionPatterns {
     static String scrub(String s) {
         String lower = s.toLowerCase(Locale.ROOT);
         if (lower.contains("jdbc:")) {
-            s = JDBC_URL.matcher(s).replaceAll(Matcher.quoteReplacement(Redactor.JDBC_URL_PLACEHOLDER));
+            s = UrlExtent.replace(s, JDBC_URL, true, url -> false, url -> Redactor.JDBC_URL_PLACEHOLDER);
         }
         if (s.contains("://")) {
-            s = URL.matcher(s).replaceAll(m -> Matcher.quoteReplacement(internalCamelUri(m.group()) ? m.group()
-                : Redactor.URL_PLACEHOLDER + trailingPunctuation(m.group())));
+            s = UrlExtent.replace(s, URL, false, RedactionPatterns::internalCamelUri,
+                url -> Redactor.URL_PLACEHOLDER + trailingPunctuation(url));
         }
         if (lower.contains("authorization")) {
             s = AUTH_HEADER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(

@@ -25,7 +25,8 @@ import java.util.UUID;
  *   <li>registered secret values (see {@link Secret#of}) become {@code ***}, longest first;</li>
  *   <li>JDBC URLs ({@code jdbc:...} up to whitespace or a quote) become {@code <redacted:jdbc-url>};</li>
  *   <li>any other URL with a scheme ({@code scheme://...}) becomes {@code <redacted:url>}: endpoints, userinfo
- *       credentials and presigned query parameters all go with it;</li>
+ *       credentials and presigned query parameters all go with it; a URL whose password holds a space is covered
+ *       to its closing quote, its next parameter or the end of the line ({@code UrlExtent}), never half;</li>
  *   <li>{@code Authorization: Bearer|Basic|... value} and bare {@code Bearer value} tokens: the value becomes
  *       {@code ***};</li>
  *   <li>credential {@code key=value} / {@code key: value} pairs (password, pwd, secret, token, access_key,

@@ -7,6 +7,7 @@ package io.dpone.error;
 public enum BlockerCode {
     // manifest shape (dpone check)
     MANIFEST_UNREADABLE("manifest.unreadable"),
+    MANIFEST_TOO_LARGE("manifest.too_large"),
     MANIFEST_INVALID_YAML("manifest.invalid_yaml"),
     MANIFEST_UNKNOWN_KEY("manifest.unknown_key"),
     MANIFEST_MISSING_FIELD("manifest.missing_field"),
@@ -18,6 +19,8 @@ public enum BlockerCode {
     CONNECTION_REF_UNKNOWN("connection.ref_unknown"),
     CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),
     CONNECTION_CONTEXT_INVALID("connection.context_invalid"),
+    CONNECTION_CONTEXT_TOO_LARGE("connection.context_too_large"),
+    CONNECTION_LITERAL_SECRET("connection.literal_secret"),
     CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
     CONNECTION_CREDENTIAL_TOO_LARGE("connection.credential_too_large"),
     CONNECTION_FAILED("connection.failed"),
@@ -85,6 +88,9 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
+    // CDC input files, bounded before they are read (io.dpone.cdc.local.StrictJson)
+    CDC_EVENTS_TOO_LARGE("cdc_runtime.events_too_large"),
+    CDC_CHECKPOINT_TOO_LARGE("cdc_runtime.checkpoint_too_large"),
     // cluster publication, static plan (spec: cluster full-refresh publication)
     PUBLICATION_EXTERNAL_REPLICATED_ENGINE("publication.external_replicated_engine"),
     PUBLICATION_INTERNAL_ENGINE_NOT_REPLICATED("publication.internal_engine_not_replicated"),
@@ -133,6 +139,7 @@ public enum BlockerCode {
     // dpone serve (io.dpone.serve)
     SERVE_CONFIG_UNREADABLE("serve.config_unreadable"),
     SERVE_CONFIG_INVALID("serve.config_invalid"),
+    SERVE_CONFIG_TOO_LARGE("serve.config_too_large"),
     SERVE_ROUTE_FILE_INVALID("serve.route_file_invalid"),
     SERVE_RUN_SKIPPED_BUSY("serve.run_skipped_busy"),
     SERVE_SHUTDOWN_INTERRUPTED("serve.shutdown_interrupted"),

@@ -22,7 +22,8 @@ public final class ManifestLoader {
         Pattern.compile("(?i)^(password|passwd|pwd|secret|secret_key|access_key|access_key_id|secret_access_key"
             + "|token|api_key|credentials?)$");
     private static final YamlMappingFile FILE = new YamlMappingFile("manifest", BlockerCode.MANIFEST_UNREADABLE,
-        BlockerCode.MANIFEST_WRONG_TYPE, BlockerCode.MANIFEST_INVALID_YAML);
+        BlockerCode.MANIFEST_WRONG_TYPE, BlockerCode.MANIFEST_INVALID_YAML, BlockerCode.MANIFEST_TOO_LARGE,
+        YamlMappingFile.MAX_BYTES);
 
     private ManifestLoader() {
     }

@@ -3,7 +3,8 @@ package io.dpone.manifest;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.core.JsonFactory;
+import io.dpone.connect.BoundedYaml;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * the item. Jackson's tree keeps no locations, so this walks the document's tokens once (linear in its size).
  */
 public final class YamlLocations {
-    private static final YAMLFactory FACTORY = new YAMLFactory();
+    /** The parser and limits {@link YamlMappingFile} read the document with (it was read before it is located). */
+    private static final JsonFactory FACTORY = BoundedYaml.mapper(YamlMappingFile.MAX_BYTES).getFactory();
 
     /** A line and column, both counted from 1. */
     public record Location(int line, int column) {

@@ -33,7 +33,8 @@ public final class ServeConfigLoader {
     public static final Pattern NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
     public static final String SCHEMA = "/schema/serve-config.schema.json";
     private static final YamlMappingFile FILE = new YamlMappingFile("serve configuration",
-        BlockerCode.SERVE_CONFIG_UNREADABLE, BlockerCode.SERVE_CONFIG_INVALID, BlockerCode.SERVE_CONFIG_INVALID);
+        BlockerCode.SERVE_CONFIG_UNREADABLE, BlockerCode.SERVE_CONFIG_INVALID, BlockerCode.SERVE_CONFIG_INVALID,
+        BlockerCode.SERVE_CONFIG_TOO_LARGE, YamlMappingFile.MAX_BYTES);
     private static final JsonSchemaCheck CHECK = new JsonSchemaCheck(SCHEMA,
         JsonSchemaCheck.Codes.all(BlockerCode.SERVE_CONFIG_INVALID));
 

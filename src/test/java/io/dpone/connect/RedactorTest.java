@@ -26,7 +26,8 @@ class RedactorTest {
     private static final String PASSWORD = "S3cr3t-Pa55!";
     private static final String AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
     private static final String AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-    private static final String JDBC = "jdbc:sqlserver://mssql.corp.internal:1433;databaseName=sales;user=etl;password=Jd8cPw0rd";
+    private static final String JDBC =
+            "jdbc:sqlserver://mssql.corp.internal:1433;databaseName=sales;user=etl;password=Jd8cPw0rd;encrypt=true";
     private static final String HTTP_WITH_USERINFO = "https://etl_user:Ht7pPass@clickhouse.corp.internal:8443/?database=raw";
     private static final String PRESIGNED = "https://dpone-bucket.s3.eu-west-1.amazonaws.com/runs/chunk-0001.bin"
             + "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20240102%2Feu-west-1%2Fs3%2Faws4_request"
@@ -83,6 +84,34 @@ class RedactorTest {
                 redactor.redact("connect failed: " + JDBC + " (timeout after 30s)"));
         assertEquals("url=\"<redacted:jdbc-url>\" ok", redactor.redact("url=\"jdbc:h2:mem:x;MODE=MSSQLServer\" ok"));
         assertEquals("'<redacted:jdbc-url>'", redactor.redact("'JDBC:sqlserver://h:1433;password=" + PASSWORD + "'"));
+    }
+
+    /** Issue 18: a password holding a space was half printed (the URL placeholder stopped at the space). */
+    @Test
+    void aUrlPlaceholderCoversAPasswordThatHoldsASpace() {
+        String spaced = "my Sp4ced secret";
+        List<String> parts = List.of("Sp4ced", "secret");
+        String[][] cases = {
+            {"seed failed: jdbc:h2:file:./demo;MODE=MSSQLServer;PASSWORD=" + spaced + ";DB_CLOSE_DELAY=-1 [90046-224]",
+                "seed failed: <redacted:jdbc-url> [90046-224]"},
+            {"seed failed: jdbc:h2:file:./demo;PASSWORD=" + spaced, "seed failed: <redacted:jdbc-url>"},
+            {"seed failed: jdbc:sqlserver://h:1433;pwd=" + spaced + " (timeout after 30s)",
+                "seed failed: <redacted:jdbc-url>"},
+            {"url=\"jdbc:h2:mem:x;PASSWORD=" + spaced + "\" ok", "url=\"<redacted:jdbc-url>\" ok"},
+            {"GET https://etl:" + spaced + "@ch.internal:8443/q failed", "GET <redacted:url> failed"},
+            {"GET https://ch.internal/?token=" + spaced + "&x=1 failed", "GET <redacted:url> failed"},
+            {"GET 'https://ch.internal/?token=" + spaced + "' failed", "GET '<redacted:url>' failed"},
+            {"GET https://ch.internal/?token=" + spaced, "GET <redacted:url>"},
+            {"copy jdbc:h2:a;x=1 to jdbc:h2:b;PASSWORD=" + spaced + ";y=2 done",
+                "copy <redacted:jdbc-url> to <redacted:jdbc-url> done"}};
+        for (String[] c : cases) {
+            String redacted = redactor.redact(c[0]);
+            assertEquals(c[1], redacted, c[0]);
+            parts.forEach(part -> assertFalse(redacted.contains(part), redacted));
+        }
+        assertEquals("connect to <redacted:url> refused; retry in 5 s, then mail ops",
+                redactor.redact("connect to http://127.0.0.1:1 refused; retry in 5 s, then mail ops"),
+                "a URL without user-info or credential ends at its space as before");
     }
 
     @Test

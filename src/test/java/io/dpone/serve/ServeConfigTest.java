@@ -116,6 +116,21 @@ class ServeConfigTest {
     }
 
     @Test
+    void aConfigOverTheBoundIsServeConfigTooLargeUnread() throws Exception {
+        Path big = dir.resolve("big.yaml");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(60L * 1024 * 1024);
+        }
+        Blocker b = assertThrows(DponeException.class, () -> ServeConfigLoader.load(big)).blockers().get(0);
+        assertEquals("serve.config_too_large", b.code());
+        assertTrue(b.message().contains("serve configuration") && !b.message().contains(dir.toString()), b.message());
+        Path line = Manifests.write(dir.resolve("line.yaml"),
+            "jobs:\n  - name: \"" + "a".repeat(io.dpone.connect.BoundedYaml.MAX_LINE_CHARS) + "\"\n");
+        assertEquals("serve.config_too_large",
+            assertThrows(DponeException.class, () -> ServeConfigLoader.load(line)).blockers().get(0).code());
+    }
+
+    @Test
     void yamlErrorsCarryLineAndColumn() {
         Path file = Manifests.write(dir.resolve("syntax.yaml"), "jobs:\n  - name: a\n   manifest: [\n");
         Blocker b = assertThrows(DponeException.class, () -> ServeConfigLoader.load(file)).blockers().get(0);
