@@ -3,6 +3,7 @@ package io.dpone.serve;
 import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTickRunner;
+import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.Redactor;
 import io.dpone.route.DponeCamel;
 import org.apache.camel.Exchange;
@@ -11,7 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One periodic CDC tick through the {@code cdc_runtime_tick} route. A tick resumes from the durable offset store,
+ * One periodic CDC tick through the {@code cdc_runtime_tick} route, in the stream's mode: {@code local} (an events
+ * file, into the local sink or, with {@code sink_connection_id}, the ClickHouse log) or {@code live} (the source
+ * alias's SQL Server CDC or Change Tracking reader into the ClickHouse log). A tick resumes from the durable offset store,
  * so a stop between ticks (or mid-tick, before the commit) loses nothing and duplicates nothing.
  */
 public final class CdcStreamJob implements Processor {
@@ -22,8 +25,11 @@ public final class CdcStreamJob implements Processor {
     private final TargetLocks locks;
     private final ShutdownSignal signal;
     private final CdcStreamStats stats;
+    private final ConnectionContext context;
 
-    public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal) {
+    public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
+                        ConnectionContext context) {
+        this.context = context;
         this.stream = stream;
         this.camel = camel;
         this.locks = locks;
@@ -47,7 +53,9 @@ public final class CdcStreamJob implements Processor {
             return;
         }
         try {
-            CdcRuntimeRunReport r = CdcTickRunner.run(camel, CdcRuntime.tick(stream.options(), CdcRuntime.newRunId(), null));
+            // every mode (local file sink, local into ClickHouse, live SQL Server CDC / Change Tracking) runs its
+            // tick through this pod's camel context, fenced like a CLI tick
+            CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, tick -> CdcTickRunner.run(camel, tick));
             stats.record(r);
             int applied = r.counts() == null ? 0 : r.counts().applied();
             String line = "cdc stream {}: tick {} {}: read {}, applied {}, committed position {}";

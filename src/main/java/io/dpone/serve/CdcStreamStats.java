@@ -26,6 +26,7 @@ public class CdcStreamStats {
     private String committedPosition = "";
     private String highWatermark = "";
     private long lag = -1;
+    private long millisBehindSource = -1;
 
     public CdcStreamStats(String name) {
         this.name = name;
@@ -48,6 +49,9 @@ public class CdcStreamStats {
         committedPosition = after == null || after.get("position") == null ? "" : String.valueOf(after.get("position"));
         highWatermark = r.highWatermark() == null ? highWatermark : r.highWatermark();
         lag = lagOf(committedPosition, highWatermark);
+        if (r.metrics() != null) {
+            millisBehindSource = r.metrics().millisBehindSource();
+        }
     }
 
     public synchronized void skipped() {
@@ -126,5 +130,11 @@ public class CdcStreamStats {
     @ManagedAttribute(description = "High watermark minus committed position when both are numeric, else -1")
     public synchronized long getLag() {
         return lag;
+    }
+
+    @ManagedAttribute(description = "Milliseconds behind the source after the last tick: 0 when caught up, else the "
+        + "source clock minus the commit time of the committed position; -1 when unknown (local events files)")
+    public synchronized long getMilliSecondsBehindSource() {
+        return millisBehindSource;
     }
 }

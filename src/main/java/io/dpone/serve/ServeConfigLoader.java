@@ -105,11 +105,14 @@ public final class ServeConfigLoader {
         ServeConfig.Schedule schedule = schedule(n.get("schedule"), p + ".schedule");
         List<String> keys = new ArrayList<>();
         items(n.get("unique_keys"), (k, kp) -> keys.add(k.asText()), p + ".unique_keys");
-        CdcRunOptions options = new CdcRunOptions(CdcMode.local, n.path("source").asText(null),
+        CdcMode mode = "live".equals(n.path("mode").asText("local")) ? CdcMode.live : CdcMode.local;
+        CdcRunOptions options = new CdcRunOptions(mode, n.path("source").asText(null),
             n.path("sink").asText(null), n.path("backend").asText(null), n.path("pipeline_name").asText(null),
             n.path("source_schema").asText(null), n.path("source_table").asText(null),
             n.path("target_dataset").asText(null), keys, path(n.get("events_json")), path(n.get("checkpoint_json")),
-            path(n.get("output_dir")), null, null, null);
+            path(n.get("output_dir")), n.path("source_connection_id").asText(null),
+            n.path("sink_connection_id").asText(null), null, n.path("capture_instance").asText(null),
+            n.has("max_events") ? n.get("max_events").asInt() : null);
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
         }

@@ -46,6 +46,10 @@ public final class ServeMetrics {
             "Change events applied to the sink (replays not counted)");
         gauge("dpone.cdc.lag", "stream", n, s, CdcStreamStats::getLag, null,
             "Distance from the committed position to the source's high watermark, when both are numbers");
+        gauge("dpone.cdc.behind.source", "stream", n, s, st -> st.getMilliSecondsBehindSource() < 0 ? Double.NaN
+                : st.getMilliSecondsBehindSource() / 1000.0, "seconds",
+            "Time behind the source after the last tick (live streams): 0 when caught up, else the source clock minus "
+                + "the commit time of the committed position; NaN when unknown");
         gauge("dpone.cdc.last.duration", "stream", n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
             "Duration of the last tick");
     }

@@ -97,7 +97,7 @@ public final class ServeRuntime implements AutoCloseable {
             }
             Map<String, CdcStreamJob> streams = new LinkedHashMap<>();
             for (ServeConfig.CdcStream stream : config.cdcStreams()) {
-                CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal);
+                CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal, context);
                 streams.put(stream.name(), c);
                 inspection.cdc(c.stats());
                 String id = "dpone_cdc_" + stream.name();

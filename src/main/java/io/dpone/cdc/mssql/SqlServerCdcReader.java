@@ -191,6 +191,14 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         };
     }
 
+    /** {@code sys.fn_cdc_map_lsn_to_time} of the committed LSN against the server's clock. */
+    @Override
+    public java.util.OptionalLong millisBehindSource(CdcOffset committed, String highWatermark) {
+        return SourceLag.of(connection, committed, highWatermark,
+            "SELECT sys.fn_cdc_map_lsn_to_time(?), CURRENT_TIMESTAMP",
+            (st, position) -> st.setBytes(1, Lsn.parse(position).bytes()));
+    }
+
     private void describe() throws SQLException {
         if (columns != null) {
             return;

@@ -197,6 +197,17 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             stream.sourceSchema(), stream.sourceTable(), data, metadata));
     }
 
+    /**
+     * The commit time of the committed version from {@code sys.dm_tran_commit_table} (needs {@code VIEW SERVER
+     * STATE}; without it the lag stays unknown) against the server's clock.
+     */
+    @Override
+    public java.util.OptionalLong millisBehindSource(CdcOffset committed, String highWatermark) {
+        return SourceLag.of(connection, committed, highWatermark,
+            "SELECT (SELECT MAX(commit_time) FROM sys.dm_tran_commit_table WHERE commit_ts = ?), CURRENT_TIMESTAMP",
+            (st, position) -> st.setLong(1, Long.parseLong(position)));
+    }
+
     private void describe() throws SQLException {
         if (key != null) {
             return;

@@ -54,7 +54,7 @@ public final class CdcReports {
             tick.batch == null ? null : tick.batch.highWatermark(), idem == null ? null : idem.batchId(),
             counts, receipt, blockers,
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
-                Duration.between(tick.createdAt(), tick.startedAt()).toMillis()),
+                Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource),
             tick.startedAt(), end, artifacts(tick));
     }
 

@@ -33,19 +33,28 @@ public final class CdcRuntime {
 
     /** Runs one tick. Invalid options throw {@link DponeException} with every blocker and change nothing. */
     public static CdcRuntimeRunReport run(CdcRunOptions options) {
+        return run(options, ConnectionContext.fromEnvironment(), CdcTickRunner::run);
+    }
+
+    /**
+     * Runs one tick of any mode with the aliases of {@code context}, through {@code runner}: its own camel-main
+     * context ({@link CdcTickRunner#run(CdcTick)}) for the CLI, the pod's context in {@code serve}.
+     */
+    public static CdcRuntimeRunReport run(CdcRunOptions options, ConnectionContext context,
+                                          java.util.function.Function<CdcTick, CdcRuntimeRunReport> runner) {
         if (options.mode() == CdcMode.live) {
-            return LiveCdcRuntime.run(options, ConnectionContext.fromEnvironment());
+            return LiveCdcRuntime.run(options, context, runner);
         }
         if (options.sinkConnectionId() == null) {
-            return CdcTickRunner.run(tick(options, newRunId(), null));
+            return runner.apply(tick(options, newRunId(), null));
         }
         List<Blocker> problems = options.validate();
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
         }
-        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(ConnectionContext.fromEnvironment().resolve(
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(
                 options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
-            return CdcTickRunner.run(tick(options, newRunId(), ch));
+            return runner.apply(tick(options, newRunId(), ch));
         }
     }
 

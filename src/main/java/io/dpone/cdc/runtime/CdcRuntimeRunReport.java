@@ -39,8 +39,11 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
     /**
      * Step durations (load_offset, read_batch, idempotency, apply, commit_offset), the tick's total from its first
      * step to its report ({@code durationMs}, the base of {@code eventsPerSecond}) and, apart from it, the setup
-     * before the first step ({@code setupMs}: the route context's start, connections).
+     * before the first step ({@code setupMs}: the route context's start, connections), and how far the stream is behind
+ * its source after the tick ({@code millisBehindSource}, -1 when unknown; see
+ * {@link io.dpone.cdc.CdcSourceReader#millisBehindSource}).
      */
-    public record Metrics(Map<String, Long> stepMillis, long durationMs, double eventsPerSecond, long setupMs) {
+    public record Metrics(Map<String, Long> stepMillis, long durationMs, double eventsPerSecond, long setupMs,
+                          long millisBehindSource) {
     }
 }

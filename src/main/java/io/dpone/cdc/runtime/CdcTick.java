@@ -56,6 +56,8 @@ public final class CdcTick {
     IdempotencyResult idempotency;
     SinkReceipt receipt;
     boolean committed;
+    /** Milliseconds behind the source after this tick, -1 when unknown. */
+    long millisBehindSource = -1;
     /** The batch's next offset equals the committed one: nothing to move. */
     boolean offsetUnchanged;
     /** False when another tick held the fence: this tick must not write into the shared output directory. */

@@ -35,6 +35,12 @@ public final class LiveCdcRuntime {
     }
 
     public static CdcRuntimeRunReport run(CdcRunOptions options, ConnectionContext context) {
+        return run(options, context, CdcTickRunner::run);
+    }
+
+    /** As above, running the tick through {@code runner} (the pod's camel context in {@code serve}). */
+    public static CdcRuntimeRunReport run(CdcRunOptions options, ConnectionContext context,
+                                          java.util.function.Function<CdcTick, CdcRuntimeRunReport> runner) {
         List<Blocker> problems = new ArrayList<>(options.validate());
         if (options.sourceConnectionId() != null) {
             context.check(options.sourceConnectionId(), ConnectionType.MSSQL, "--source-connection-id")
@@ -60,7 +66,7 @@ public final class LiveCdcRuntime {
         Path spool = spoolDir(options);
         Connection c = io.dpone.source.SourceConnections.open(source, "dpone-cdc");
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(sink)) {
-            return CdcTickRunner.run(tick(options, CdcRuntime.newRunId(), c, ch, spool));
+            return runner.apply(tick(options, CdcRuntime.newRunId(), c, ch, spool));
         } finally {
             try {
                 c.close();

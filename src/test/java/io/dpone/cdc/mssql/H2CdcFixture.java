@@ -51,11 +51,24 @@ public final class H2CdcFixture implements AutoCloseable {
                 + "[__$seqval] BINARY(10) NOT NULL, [__$operation] INT NOT NULL, [__$update_mask] VARBINARY(128), "
                 + COLUMNS + ", [__$command_id] INT NOT NULL)");
             st.execute("CREATE TABLE cdc.change_tables (capture_instance NVARCHAR(128), start_lsn BINARY(10))");
-            st.execute("CREATE TABLE cdc.lsn_time_mapping (start_lsn BINARY(10))");
+            st.execute("CREATE TABLE cdc.lsn_time_mapping (start_lsn BINARY(10), tran_end_time TIMESTAMP)");
+            st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + H2CdcFixture.class.getName()
+                + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + H2CdcFixture.class.getName() + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + H2CdcFixture.class.getName() + ".minLsn\"");
             st.execute("INSERT INTO cdc.change_tables VALUES ('" + CAPTURE_INSTANCE + "', X'" + hex(lsn(lsnCounter))
                 + "')");
+        }
+    }
+
+    /** {@code sys.fn_cdc_map_lsn_to_time(lsn)}: the commit time of the transaction at {@code lsn} (NULL if none). */
+    public static java.sql.Timestamp mapLsnToTime(Connection c, byte[] lsn) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT MAX(tran_end_time) FROM cdc.lsn_time_mapping "
+            + "WHERE start_lsn = ?")) {
+            st.setBytes(1, lsn);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getTimestamp(1) : null;
+            }
         }
     }
 
@@ -173,8 +186,9 @@ public final class H2CdcFixture implements AutoCloseable {
                 }
                 ct.executeBatch();
             }
-            try (PreparedStatement m = connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping VALUES (?)")) {
+            try (PreparedStatement m = connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping VALUES (?, ?)")) {
                 m.setBytes(1, lsn);
+                m.setTimestamp(2, new java.sql.Timestamp(System.currentTimeMillis()));
                 m.executeUpdate();
             }
             return lsn;

@@ -46,6 +46,8 @@ public final class H2ChangeTrackingFixture implements AutoCloseable {
             st.execute("CREATE TABLE dbo.ct_state (tracked_table NVARCHAR(200), current_version BIGINT, "
                 + "min_valid BIGINT)");
             st.execute("INSERT INTO dbo.ct_state VALUES ('[dbo].[orders]', 0, 0)");
+            st.execute("CREATE SCHEMA IF NOT EXISTS sys");
+            st.execute("CREATE TABLE sys.dm_tran_commit_table (commit_ts BIGINT, commit_time TIMESTAMP)");
             String cls = H2ChangeTrackingFixture.class.getName();
             st.execute("CREATE ALIAS CHANGE_TRACKING_CURRENT_VERSION FOR \"" + cls + ".currentVersion\"");
             st.execute("CREATE ALIAS CHANGE_TRACKING_MIN_VALID_VERSION FOR \"" + cls + ".minValidVersion\"");
@@ -116,6 +118,11 @@ public final class H2ChangeTrackingFixture implements AutoCloseable {
         open = null;
         try (PreparedStatement st = connection.prepareStatement("UPDATE dbo.ct_state SET current_version = ?")) {
             st.setLong(1, version);
+            st.executeUpdate();
+        }
+        try (PreparedStatement st = connection.prepareStatement("INSERT INTO sys.dm_tran_commit_table VALUES (?, ?)")) {
+            st.setLong(1, version);
+            st.setTimestamp(2, new java.sql.Timestamp(System.currentTimeMillis()));
             st.executeUpdate();
         }
         return version;

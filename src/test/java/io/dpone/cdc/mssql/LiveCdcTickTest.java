@@ -145,6 +145,23 @@ class LiveCdcTickTest {
     }
 
     @Test
+    void theLagIsTheSourceClockMinusTheCommitTimeOfTheCommittedPositionAndZeroOnceCaughtUp() throws Exception {
+        String db = TestEngines.newDatabase("cdc_lag");
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
+            fx.txn().insert(row(2, "new", "2.00", null, null)).commit();
+            Thread.sleep(300);
+            CdcRunOptions o = options(SqlServerCdcReader.BACKEND, db, 1);
+            CdcRuntimeRunReport behind = tick(o, fx.connection);
+            assertTrue(behind.passed() && behind.committed(), String.valueOf(behind.blockers()));
+            assertTrue(behind.metrics().millisBehindSource() >= 300, "one of two transactions read, 300 ms ago: "
+                + behind.metrics().millisBehindSource());
+            CdcRuntimeRunReport caughtUp = tick(o, fx.connection);
+            assertEquals(0, caughtUp.metrics().millisBehindSource());
+        }
+    }
+
+    @Test
     void changeTrackingTicksApplyCommitAndMaterialize() throws Exception {
         String db = TestEngines.newDatabase("ct_live");
         try (H2ChangeTrackingFixture fx = new H2ChangeTrackingFixture(TestEngines.newH2Url())) {
