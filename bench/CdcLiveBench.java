@@ -146,7 +146,7 @@ public final class CdcLiveBench {
         try (PreparedStatement ct = fx.connection.prepareStatement("INSERT INTO cdc.[dbo_orders_CT] ([__$start_lsn], "
             + "[__$seqval], [__$operation], [__$update_mask], order_id, status, amount, note, updated_at, "
             + "[__$command_id]) VALUES (?, ?, ?, X'1F', ?, ?, ?, NULL, ?, ?)");
-             PreparedStatement map = fx.connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping VALUES (?)")) {
+             PreparedStatement map = fx.connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping (start_lsn) VALUES (?)")) {
             // LSNs and seqvals continue after the `before` change rows seeded earlier
             long txn = 0x1000 + (before + perTxn - 1) / perTxn;
             LocalDateTime ts = LocalDateTime.parse("2024-01-01T00:00:00.1234567");

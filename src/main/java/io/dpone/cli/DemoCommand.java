@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code dpone demo seed}: fills {@code dbo.sales} on a source alias (default: the embedded demo source). */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Demo data.", subcommands = DemoCommand.Seed.class)
+    description = "Demo data.", subcommands = {DemoCommand.Seed.class, DemoCommand.Changes.class})
 public final class DemoCommand {
     @Command(name = "seed", mixinStandardHelpOptions = true,
         description = "Create and fill dbo.sales with generated demo rows.")
@@ -33,6 +33,10 @@ public final class DemoCommand {
 
         @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
         boolean quiet;
+
+        @Option(names = "--cdc", description = "Also enable the SQL Server CDC emulation of dbo.sales (capture "
+            + "instance dbo_sales; the embedded H2 demo source only).")
+        boolean cdc;
 
         @Override
         public Integer call() throws Exception {
@@ -54,14 +58,56 @@ public final class DemoCommand {
                      StderrProgress progress = StderrProgress.onStderr(quiet, Format.text)) {
                     progress.rowsExpected(rows);
                     DemoSalesGenerator.seed(c, rows, seed, progress::rowsRead);
+                    if (cdc) {
+                        io.dpone.demo.DemoCdc.enable(c);
+                    }
                 }
-                System.out.println("seeded dbo." + DemoSalesGenerator.TABLE + " with " + rows + " rows on " + alias);
+                System.out.println("seeded dbo." + DemoSalesGenerator.TABLE + " with " + rows + " rows on " + alias
+                    + (cdc ? "; CDC capture instance " + io.dpone.demo.DemoCdc.CAPTURE_INSTANCE + " enabled" : ""));
                 return DponeCli.OK;
             } catch (DponeException e) {
                 System.err.print(Output.blockersText(e.blockers()));
                 return DponeCli.BLOCKED;
             } catch (java.sql.SQLException e) {
                 System.err.println("dpone: demo seed failed: " + Redactor.global().describe(e));
+                return DponeCli.BLOCKED;
+            }
+        }
+    }
+
+    @Command(name = "changes", mixinStandardHelpOptions = true,
+        description = "Write changes to dbo.sales through the CDC emulation (updates, inserts, deletes, key changes).")
+    static final class Changes implements Callable<Integer> {
+        @Option(names = "--count", defaultValue = "1000", description = "Changes to write (default: ${DEFAULT-VALUE}).")
+        int count;
+
+        @Option(names = "--seed", defaultValue = "7", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--connection", defaultValue = EmbeddedDefaults.SOURCE_ALIAS,
+            description = "Source alias in the connection context (default: ${DEFAULT-VALUE}).")
+        String alias;
+
+        @Override
+        public Integer call() {
+            if (count < 1) {
+                System.err.println("dpone: --count must be >= 1");
+                return DponeCli.USAGE;
+            }
+            try {
+                ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
+                    "--connection");
+                try (Connection c = io.dpone.source.SourceConnections.open(spec, "dpone-demo")) {
+                    int txns = io.dpone.demo.DemoCdc.changes(c, count, seed);
+                    System.out.println("wrote " + count + " changes to dbo.sales in " + txns + " transactions on "
+                        + alias);
+                }
+                return DponeCli.OK;
+            } catch (DponeException e) {
+                System.err.print(Output.blockersText(e.blockers()));
+                return DponeCli.BLOCKED;
+            } catch (java.sql.SQLException e) {
+                System.err.println("dpone: demo changes failed: " + Redactor.global().describe(e));
                 return DponeCli.BLOCKED;
             }
         }

@@ -21,6 +21,15 @@ import java.util.UUID;
  */
 public final class DemoSalesGenerator {
     public static final String TABLE = "sales";
+    /** The columns after the key, as declared (the CDC emulation's change table repeats them). */
+    static final String COLUMNS = "store_id INT NULL, channel_code TINYINT NULL, "
+        + "region_code SMALLINT NULL, quantity DECIMAL(18,4) NULL, amount DECIMAL(38,10) NULL, "
+        + "unit_price FLOAT NULL, discount REAL NULL, customer_name NVARCHAR(200) NULL, "
+        + "note VARCHAR(400) NULL, status VARCHAR(20) NOT NULL, sale_date DATE NULL, "
+        + "created_at DATETIME2(7) NULL, row_guid UNIQUEIDENTIFIER NULL, is_returned BIT NULL";
+    /** Every column of dbo.sales, in table order. */
+    static final String COLUMN_NAMES = "sale_id, store_id, channel_code, region_code, quantity, amount, unit_price, "
+        + "discount, customer_name, note, status, sale_date, created_at, row_guid, is_returned";
     private static final List<String> NAMES = List.of("Ана Петрова", "李小龍", "José Álvarez", "Zoë 😀 Smith",
         "محمد علي", "Ελένη", "山田 太郎 🍣", "O'Brien \"Jr\"", "Łukasz Żółć", "नमस्ते 🙏🏽");
     private static final List<String> NOTES = List.of("plain", "tab\there", "line\nbreak", "back\\slash",
@@ -46,12 +55,7 @@ public final class DemoSalesGenerator {
             }
             st.execute(h2 ? "DROP TABLE IF EXISTS dbo.sales"
                 : "IF OBJECT_ID('dbo.sales', 'U') IS NOT NULL DROP TABLE dbo.sales");
-            st.execute("CREATE TABLE dbo.sales ("
-                + "sale_id BIGINT NOT NULL PRIMARY KEY, store_id INT NULL, channel_code TINYINT NULL, "
-                + "region_code SMALLINT NULL, quantity DECIMAL(18,4) NULL, amount DECIMAL(38,10) NULL, "
-                + "unit_price FLOAT NULL, discount REAL NULL, customer_name NVARCHAR(200) NULL, "
-                + "note VARCHAR(400) NULL, status VARCHAR(20) NOT NULL, sale_date DATE NULL, "
-                + "created_at DATETIME2(7) NULL, row_guid UNIQUEIDENTIFIER NULL, is_returned BIT NULL)");
+            st.execute("CREATE TABLE dbo.sales (sale_id BIGINT NOT NULL PRIMARY KEY, " + COLUMNS + ")");
         }
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
@@ -72,7 +76,7 @@ public final class DemoSalesGenerator {
         }
     }
 
-    private static void bindRow(PreparedStatement ps, long id, SplittableRandom r) throws SQLException {
+    static void bindRow(PreparedStatement ps, long id, SplittableRandom r) throws SQLException {
         ps.setLong(1, id);
         set(ps, 2, id, Types.INTEGER, r.nextInt(1, 500));
         set(ps, 3, id, Types.TINYINT, r.nextInt(0, 128)); // H2's TINYINT is signed; SQL Server's is 0..255

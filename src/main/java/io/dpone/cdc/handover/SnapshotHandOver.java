@@ -11,6 +11,7 @@ import io.dpone.cdc.clickhouse.ClickHouseOffsetStore;
 import io.dpone.cdc.local.FileOffsetStore;
 import io.dpone.cdc.local.FileTickFence;
 import io.dpone.cdc.mssql.SnapshotBoundary;
+import io.dpone.cdc.mssql.SqlServerCdcReader;
 import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
@@ -130,7 +131,8 @@ public final class SnapshotHandOver {
         String position;
         try (Connection c = SourceConnections.open(context.resolve(m.source().connectionRef(), ConnectionType.MSSQL,
             "source.connection_ref"), "dpone-cdc-handover")) {
-            position = SnapshotBoundary.read(c, cdc.backend());
+            position = SnapshotBoundary.read(c, cdc.backend(), cdc.captureInstance() != null ? cdc.captureInstance()
+                : SqlServerCdcReader.defaultCaptureInstance(m.source().table().schema(), m.source().table().name()));
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.connection_ref",
                 "cannot close the hand-over's source connection: " + e.getClass().getSimpleName());

@@ -26,16 +26,23 @@ public final class SnapshotBoundary {
     private SnapshotBoundary() {
     }
 
-    /** The position text ({@code 0x} LSN or decimal version) of {@code backend} on {@code source}. */
-    public static String read(Connection source, String backend) {
+    /**
+     * The position text ({@code 0x} LSN or decimal version) of {@code backend} on {@code source}.
+     *
+     * @param captureInstance {@code mssql_cdc}: the capture instance; a position below its minimum LSN would read as
+     *                        cleaned up, so the position is never below {@code min_lsn - 1} (nothing captured yet)
+     */
+    public static String read(Connection source, String backend, String captureInstance) {
         try {
             if (SqlServerCdcReader.BACKEND.equals(backend)) {
-                try (PreparedStatement st = source.prepareStatement(ChangeTableSql.MAX_LSN);
-                     ResultSet rs = st.executeQuery()) {
-                    byte[] max = rs.next() ? rs.getBytes(1) : null;
-                    // no change captured yet: everything from the first LSN on is the stream's
-                    return max == null ? "0x00000000000000000000" : Lsn.of(max).hex();
+                Lsn max = lsn(source, ChangeTableSql.MAX_LSN, null);
+                Lsn min = lsn(source, ChangeTableSql.MIN_LSN, captureInstance);
+                if (min == null || min.isZero()) {
+                    throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "cdc.capture_instance", "capture "
+                        + "instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00)");
                 }
+                Lsn floor = min.previous();
+                return (max == null || max.compareTo(floor) < 0 ? floor : max).hex();
             }
             if (SqlServerChangeTrackingReader.BACKEND.equals(backend)) {
                 try (PreparedStatement st = source.prepareStatement(SqlServerChangeTrackingReader.CURRENT_VERSION);
@@ -54,5 +61,16 @@ public final class SnapshotBoundary {
                 "cannot read the stream position before the snapshot: " + e.getClass().getSimpleName());
         }
         throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "cdc.backend", "no live reader for this backend");
+    }
+
+    private static Lsn lsn(Connection c, String sql, String parameter) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                st.setString(1, parameter);
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Lsn.of(rs.getBytes(1)) : null;
+            }
+        }
     }
 }
