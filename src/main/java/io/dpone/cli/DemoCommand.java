@@ -44,34 +44,49 @@ public final class DemoCommand {
                 System.err.println("dpone: --rows must be >= 0");
                 return DponeCli.USAGE;
             }
-            try {
-                ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
-                    "--connection");
-                Properties p = new Properties();
-                if (spec.user() != null) {
-                    p.setProperty("user", spec.user());
-                }
-                if (spec.password() != null) {
-                    p.setProperty("password", spec.password().reveal());
-                }
-                try (Connection c = DriverManager.getConnection(spec.url(), p);
-                     StderrProgress progress = StderrProgress.onStderr(quiet, Format.text)) {
+            return onSource(alias, "seed", c -> {
+                try (StderrProgress progress = StderrProgress.onStderr(quiet, Format.text)) {
                     progress.rowsExpected(rows);
                     DemoSalesGenerator.seed(c, rows, seed, progress::rowsRead);
                     if (cdc) {
                         io.dpone.demo.DemoCdc.enable(c);
                     }
                 }
-                System.out.println("seeded dbo." + DemoSalesGenerator.TABLE + " with " + rows + " rows on " + alias
-                    + (cdc ? "; CDC capture instance " + io.dpone.demo.DemoCdc.CAPTURE_INSTANCE + " enabled" : ""));
-                return DponeCli.OK;
-            } catch (DponeException e) {
-                System.err.print(Output.blockersText(e.blockers()));
-                return DponeCli.BLOCKED;
-            } catch (java.sql.SQLException e) {
-                System.err.println("dpone: demo seed failed: " + Redactor.global().describe(e));
-                return DponeCli.BLOCKED;
+                return "seeded dbo." + DemoSalesGenerator.TABLE + " with " + rows + " rows on " + alias
+                    + (cdc ? "; CDC capture instance " + io.dpone.demo.DemoCdc.CAPTURE_INSTANCE + " enabled" : "");
+            });
+        }
+    }
+
+    /** What a demo command does on its source connection; returns the line it prints. */
+    private interface OnSource {
+        String run(Connection c) throws java.sql.SQLException;
+    }
+
+    /** Runs {@code action} on a writable connection to {@code alias}; typed and SQL failures exit 1, redacted. */
+    private static int onSource(String alias, String command, OnSource action) {
+        try {
+            ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
+                "--connection");
+            Properties p = new Properties();
+            if (spec.user() != null) {
+                p.setProperty("user", spec.user());
             }
+            if (spec.password() != null) {
+                p.setProperty("password", spec.password().reveal());
+            }
+            String line;
+            try (Connection c = DriverManager.getConnection(spec.url(), p)) {
+                line = action.run(c);
+            }
+            System.out.println(line);
+            return DponeCli.OK;
+        } catch (DponeException e) {
+            System.err.print(Output.blockersText(e.blockers()));
+            return DponeCli.BLOCKED;
+        } catch (java.sql.SQLException e) {
+            System.err.println("dpone: demo " + command + " failed: " + Redactor.global().describe(e));
+            return DponeCli.BLOCKED;
         }
     }
 
@@ -94,22 +109,8 @@ public final class DemoCommand {
                 System.err.println("dpone: --count must be >= 1");
                 return DponeCli.USAGE;
             }
-            try {
-                ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
-                    "--connection");
-                try (Connection c = io.dpone.source.SourceConnections.open(spec, "dpone-demo")) {
-                    int txns = io.dpone.demo.DemoCdc.changes(c, count, seed);
-                    System.out.println("wrote " + count + " changes to dbo.sales in " + txns + " transactions on "
-                        + alias);
-                }
-                return DponeCli.OK;
-            } catch (DponeException e) {
-                System.err.print(Output.blockersText(e.blockers()));
-                return DponeCli.BLOCKED;
-            } catch (java.sql.SQLException e) {
-                System.err.println("dpone: demo changes failed: " + Redactor.global().describe(e));
-                return DponeCli.BLOCKED;
-            }
+            return onSource(alias, "changes", c -> "wrote " + count + " changes to dbo.sales in "
+                + io.dpone.demo.DemoCdc.changes(c, count, seed) + " transactions on " + alias);
         }
     }
 }

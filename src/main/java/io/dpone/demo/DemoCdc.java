@@ -64,7 +64,6 @@ public final class DemoCdc {
      */
     public static int changes(Connection c, int count, long seed) throws SQLException {
         requireH2(c);
-        c.setReadOnly(false); // a source connection is opened read-only; the demo writes through it
         SplittableRandom r = new SplittableRandom(seed);
         long lsn;
         long seqval;
