@@ -158,6 +158,38 @@ class ClusterPublicationRunnerTest {
         assertNothingWritten();
     }
 
+    /**
+     * The hand-over of a cluster publication waits for its committed receipt: a run refused before it reads the
+     * stream position first (kept for the run id) and then hands nothing over: no snapshot record, no checkpoint.
+     */
+    @Test
+    void aClusterPublicationWithoutAReceiptHandsNothingOver() throws Exception {
+        try (Connection c = DriverManager.getConnection(h2, "sa", ""); Statement s = c.createStatement()) {
+            String fns = io.dpone.demo.DemoCdcFunctions.class.getName();
+            s.execute("CREATE SCHEMA cdc");
+            s.execute("CREATE SCHEMA IF NOT EXISTS sys");
+            s.execute("CREATE TABLE cdc.change_tables (capture_instance NVARCHAR(128), start_lsn BINARY(10))");
+            s.execute("CREATE TABLE cdc.lsn_time_mapping (start_lsn BINARY(10), tran_end_time TIMESTAMP)");
+            s.execute("INSERT INTO cdc.change_tables VALUES ('dbo_items', X'00000000000000000100')");
+            s.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
+            s.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
+        }
+        Path manifest = manifest("external", "MergeTree", true);
+        Files.writeString(manifest, Files.readString(manifest) + """
+            cdc:
+              backend: mssql_cdc
+              pipeline_name: items-cdc
+              log_dataset: %s.items_cdc
+              unique_keys: [id]
+            """.formatted(database));
+        RunReport r = run(manifest, BOTH);
+        assertEquals(List.of("publication.cluster_ddl_unavailable"), codes(r));
+        String boundary = Files.readString(dir.resolve("work/cdc-handover/cluster-run-1.json"));
+        assertTrue(boundary.replace(" ", "").contains("\"position\":\"0x000000000000000000ff\""),
+            "the position was read before the snapshot: " + boundary);
+        assertNothingWritten();
+    }
+
     private void assertNothingWritten() {
         assertFalse(Files.exists(dir.resolve("artifacts").resolve("receipts")));
         try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
