@@ -79,7 +79,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     }
 
     private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
-        describe();
+        describe(from != null);
         Long current = scalar(CURRENT_VERSION, null);
         Long minValid = scalar(MIN_VALID_VERSION, quotedTable);
         if (current == null || minValid == null) {
@@ -208,7 +208,8 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             (st, position) -> st.setLong(1, Long.parseLong(position)));
     }
 
-    private void describe() throws SQLException {
+    /** @param started the stream has a checkpoint: a key that no longer matches changed at the source */
+    private void describe(boolean started) throws SQLException {
         if (key != null) {
             return;
         }
@@ -224,6 +225,13 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         Set<String> uk = new HashSet<>();
         stream.uniqueKeys().forEach(k -> uk.add(k.toLowerCase(Locale.ROOT)));
         if (!pk.equals(uk)) {
+            if (started) {
+                throw new DponeException(CdcBlockers.blocker(CdcBlockers.SCHEMA_CHANGED, "source.columns."
+                    + String.join(",", table.primaryKey()), "stream " + stream.pipelineName() + ": the primary key of "
+                    + stream.sourceTableName() + " is now " + table.primaryKey() + ", not the stream's unique keys "
+                    + stream.uniqueKeys() + "; nothing was read (docs/cdc.md, \"Schema changes\")",
+                    java.util.Map.of("primary_key", table.primaryKey(), "unique_keys", stream.uniqueKeys())));
+            }
             throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key", "Change Tracking keys rows by "
                 + "the primary key " + table.primaryKey() + "; --unique-key must name exactly those columns");
         }

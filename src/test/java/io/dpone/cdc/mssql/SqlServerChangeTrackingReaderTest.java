@@ -108,6 +108,14 @@ class SqlServerChangeTrackingReaderTest {
                 List.of("status")), H2ChangeTrackingFixture.DIALECT);
         assertEquals(CdcBlockers.INVALID_ARGUMENT, assertThrows(DponeException.class,
             () -> wrongKey.readBatch(null, 10)).blockers().get(0).code());
+        // the same mismatch on a stream that has a checkpoint: the key changed at the source
+        SqlServerChangeTrackingReader changedKey = new SqlServerChangeTrackingReader(fx.connection,
+            new io.dpone.cdc.StreamIdentity("p", SqlServerChangeTrackingReader.BACKEND, "dbo", "orders", "a.b",
+                List.of("status")), H2ChangeTrackingFixture.DIALECT);
+        DponeException changed = assertThrows(DponeException.class, () -> changedKey.readBatch(
+            new io.dpone.cdc.CdcOffset(SqlServerChangeTrackingReader.BACKEND, "0", true), 10));
+        assertEquals(CdcBlockers.SCHEMA_CHANGED, changed.blockers().get(0).code());
+        assertEquals("source.columns.order_id", changed.blockers().get(0).subject());
         fx.disable();
         assertEquals(CdcBlockers.SOURCE_NOT_ENABLED, assertThrows(DponeException.class,
             () -> reader.readBatch(null, 10)).blockers().get(0).code());
