@@ -29,11 +29,14 @@ public final class EmbeddedDefaults {
     /**
      * The JDBC URL of an H2 database in SQL Server mode at {@code file}. {@code LAZY_QUERY_EXECUTION=1} makes H2
      * stream a result like SQL Server does; without it H2 builds the whole result before the first row (measured:
-     * 7.1 s and 1.9 GB peak RSS for 1M demo rows, see bench/README.md).
+     * 7.1 s and 1.9 GB peak RSS for 1M demo rows, see bench/README.md). {@code TRACE_LEVEL_FILE=0}: H2 writes no
+     * {@code *.trace.db} file of its own (by default it writes the stack trace of every failed statement there, with
+     * SQL text and values); failures reach the user through dpone's typed, redacted errors only.
      */
     public static String h2Url(Path file) {
         return "jdbc:h2:file:" + file.toAbsolutePath()
-            + ";MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;LAZY_QUERY_EXECUTION=1";
+            + ";MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;LAZY_QUERY_EXECUTION=1"
+            + ";TRACE_LEVEL_FILE=0";
     }
 
     static ConnectionContext context() {
