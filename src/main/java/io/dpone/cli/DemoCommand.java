@@ -6,6 +6,7 @@ import io.dpone.connect.ConnectionType;
 import io.dpone.connect.EmbeddedDefaults;
 import io.dpone.connect.Redactor;
 import io.dpone.demo.DemoSalesGenerator;
+import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -75,17 +76,24 @@ public final class DemoCommand {
             if (spec.password() != null) {
                 p.setProperty("password", spec.password().reveal());
             }
+            Connection c;
+            try {
+                c = DriverManager.getConnection(spec.url(), p);
+            } catch (java.sql.SQLException e) {
+                throw new DponeException(BlockerCode.CONNECTION_FAILED, "--connection", "cannot connect to alias "
+                    + alias + " (SQLState " + e.getSQLState() + ")");
+            }
             String line;
-            try (Connection c = DriverManager.getConnection(spec.url(), p)) {
+            try (c) {
                 line = action.run(c);
+            } catch (java.sql.SQLException e) {
+                throw new DponeException(BlockerCode.DEMO_WRITE_FAILED, "--connection", "demo " + command
+                    + " could not write on alias " + alias + " (SQLState " + e.getSQLState() + ")");
             }
             System.out.println(line);
             return DponeCli.OK;
         } catch (DponeException e) {
-            System.err.print(Output.blockersText(e.blockers()));
-            return DponeCli.BLOCKED;
-        } catch (java.sql.SQLException e) {
-            System.err.println("dpone: demo " + command + " failed: " + Redactor.global().describe(e));
+            System.err.print(Redactor.global().redact(Output.blockersText(e.blockers())));
             return DponeCli.BLOCKED;
         }
     }

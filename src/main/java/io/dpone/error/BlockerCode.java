@@ -31,6 +31,7 @@ public enum BlockerCode {
     SOURCE_TABLE_MISSING("source.table_missing"),
     SOURCE_TYPE_UNSUPPORTED("source.type_unsupported"),
     SOURCE_READ_FAILED("source.read_failed"),
+    DEMO_WRITE_FAILED("demo.write_failed"),
     SOURCE_VALUE_OUT_OF_RANGE("source.value_out_of_range"),
     SOURCE_MAX_BYTES_EXCEEDED("source.max_source_bytes_exceeded"),
     // sink
