@@ -99,6 +99,8 @@ public final class JsonSchemaCheck {
             case "minimum" -> Blocker.of(codes.invalidValue(), at, "must be at least " + m.getSchemaNode());
             case "maximum" -> Blocker.of(codes.invalidValue(), at, "must be at most " + m.getSchemaNode());
             case "minLength" -> Blocker.of(codes.invalidValue(), at, "must not be empty");
+            case "maxLength" -> Blocker.of(codes.invalidValue(), at, "must be at most " + m.getSchemaNode()
+                + " characters");
             case "oneOf" -> Blocker.of(codes.invalidValue(), at, "must be " + describe(m));
             default -> Blocker.of(codes.invalidValue(), at, "invalid value (" + m.getType() + ")");
         };

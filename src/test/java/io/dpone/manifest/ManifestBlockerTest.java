@@ -87,6 +87,22 @@ class ManifestBlockerTest {
     }
 
     @Test
+    void anIdentifierLongerThanSqlServersSysnameIsRefusedByCheckWithItsLine(@TempDir Path dir) throws Exception {
+        String base = Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"));
+        Path fits = Files.writeString(dir.resolve("fits.yaml"), base.replace("name: sales", "name: " + "t".repeat(128)));
+        assertEquals(0, CliRun.of("check", fits.toString(), "--format", "json").exitCode());
+        Path tooLong = Files.writeString(dir.resolve("long.yaml"), base.replace("name: sales", "name: "
+            + "t".repeat(129)).replace("order_by: [sale_id]", "order_by: [" + "c".repeat(1_000) + "]"));
+        CliRun run = CliRun.of("check", tooLong.toString(), "--format", "json");
+        assertEquals(1, run.exitCode(), run.stderr());
+        assertTrue(run.stderr().contains("\"subject\" : \"source.table.name\"")
+            && run.stderr().contains("must be at most 128 characters"), run.stderr());
+        assertTrue(run.stderr().contains("\"subject\" : \"sink.options.order_by[0]\""), "every problem at once: "
+            + run.stderr());
+        assertTrue(run.stderr().length() < 5_000, "the long value is not echoed");
+    }
+
+    @Test
     void shippedCertificationExampleChecksCleanAndItsStorageAliasIsChecked(@TempDir Path dir) throws Exception {
         CliRun ok = CliRun.of("check", "examples/certification/embedded-sales.yaml", "--format", "json");
         assertEquals(0, ok.exitCode(), ok.stderr());
