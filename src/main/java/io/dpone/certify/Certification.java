@@ -68,6 +68,9 @@ public final class Certification {
         if (scenario.readsSource() && preferred == null) {
             blockers.add(Blocker.of(BlockerCode.CERTIFY_NO_GREEN_ROUTE, "routes",
                 "no route finished with green DQ and green cleanup"));
+        } else if (!scenario.readsSource() && decisions.stream().noneMatch(d -> d.status().equals("probed"))) {
+            blockers.add(Blocker.of(BlockerCode.CERTIFY_NO_GREEN_ROUTE, "routes",
+                "no route passed its preflight probes: none could be selected"));
         }
         List<String> warnings = new ArrayList<>();
         decisions.stream().filter(d -> d.status().equals("blocked")).forEach(d -> warnings.add(d.routeId()

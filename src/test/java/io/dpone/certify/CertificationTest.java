@@ -226,10 +226,28 @@ class CertificationTest {
             assertEquals(0, d.get(route).rows());
         }
         assertEquals(List.of("sink.cluster_pull_unsupported"), codes(d.get("object_storage_pull_s3cluster")));
+        assertTrue(r.passed(), "one blocked route does not fail preflight while others are selectable");
         try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database IN ("
                 + ClickHouseSql.literal(db) + ", " + ClickHouseSql.literal(db + "_cert") + ")"));
         }
+    }
+
+    @Test
+    void preflightWithEveryRouteBlockedFailsAndStillWritesTheEvidence() throws Exception {
+        String db = TestEngines.newDatabase("none");
+        CertificationReport r = certify("none", manifest(db, "named_collection", "dpone_stage")
+            .replaceFirst("table: \\{schema: dbo, name: sales}", "table: {schema: dbo, name: no_such_table}"),
+            context(embeddedS3()), "preflight_only", dir.resolve("state-none"));
+        assertTrue(r.routes().stream().allMatch(d -> d.status().equals("blocked")),
+            () -> r.routes().stream().map(d -> d.routeId() + "=" + d.status()).toList().toString());
+        assertFalse(r.passed());
+        assertEquals(List.of("certify.no_green_route"), r.blockers().stream().map(Blocker::code).toList());
+        for (String f : FILES) {
+            assertTrue(Files.isRegularFile(dir.resolve("out-none").resolve(f)), f);
+        }
+        assertFalse(JSON.readTree(dir.resolve("out-none").resolve("certification.json").toFile())
+            .get("passed").asBoolean());
     }
 
     @Test
