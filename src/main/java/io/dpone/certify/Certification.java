@@ -48,13 +48,18 @@ public final class Certification {
                                    RouteProgress progress) {
         Instant started = Instant.now();
         RouteMatrix.Result measured;
+        ProductionTargetCheck.State productionBefore;
+        Boolean productionTouched;
         try (DponeCamel camel = DponeCamel.start(null, false);
              AutoCloseable warm = EngineWarmup.start(manifest, context, runId)) {
+            productionBefore = ProductionTargetCheck.read(manifest, context);
             RouteCertifier certifier = new RouteCertifier(camel, context, workDir);
             measured = new RouteMatrix(scenario.readsSource()
                 ? (route, id, limit, rows) -> certifier.live(manifest, route, id, limit, rows)
                 : (route, id, limit, rows) -> certifier.preflight(manifest, route, id))
                 .run(scenario, runId, progress);
+            productionTouched = ProductionTargetCheck.touched(productionBefore,
+                ProductionTargetCheck.read(manifest, context));
         } catch (Exception e) {
             if (e instanceof RuntimeException r) {
                 throw r;
@@ -86,7 +91,16 @@ public final class Certification {
         overrides.put("target_tables", decisions.stream().map(RouteDecision::safeTarget).toList());
         overrides.put("object_prefix", "run-scoped per route and run: <uri_prefix with {run_id} = " + runId
             + (measured.measurement().repetitions() > 1 ? ".r<repetition>" : "") + ".<route>>");
-        overrides.put("production_target_touched", false);
+        overrides.put("production_target_touched", productionTouched);
+        overrides.put("production_target_check", productionTouched == null ? "unreadable"
+            : "system.tables before and after: exists, uuid, metadata_modification_time, total_rows");
+        if (productionTouched == null) {
+            warnings.add("the production target's state could not be read before and after; production_target_touched "
+                + "is unknown");
+        } else if (productionTouched) {
+            warnings.add("the production target changed during the certification (certification writes only safe "
+                + "targets: another writer was active, and the figures competed with it)");
+        }
         CertificationReport report = new CertificationReport(CertificationReport.SCHEMA, runId, scenario.name(),
             manifest.name(), blockers.isEmpty() && decisions.stream().noneMatch(d -> d.status().equals("failed")),
             preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now(),

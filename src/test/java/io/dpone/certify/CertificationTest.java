@@ -251,6 +251,39 @@ class CertificationTest {
     }
 
     @Test
+    void productionTargetTouchedComesFromItsStateBeforeAndAfter() throws Exception {
+        String db = TestEngines.newDatabase("prod");
+        String table = ClickHouseSql.table(db, "sales");
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(db));
+            ch.execute("CREATE TABLE " + table + " (x UInt8) ENGINE = MergeTree ORDER BY x");
+            ch.execute("INSERT INTO " + table + " VALUES (1)");
+        }
+        Path m = Manifests.write(dir.resolve("prod.yaml"), manifest(db, "named_collection", "dpone_stage"));
+        var manifest = ManifestLoader.load(m);
+        ConnectionContext ctx = context(embeddedS3());
+        CertificationReport untouched = new Certification(ctx, dir.resolve("state-prod")).run(manifest,
+            Scenario.resolve(manifest, "preflight_only"), "cert-prod-1", dir.resolve("out-prod-1"));
+        assertEquals(false, untouched.safeOverrides().get("production_target_touched"));
+
+        Certification.RouteProgress writesProduction = (index, total, routeId) -> {
+            if (index == 2) {
+                try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+                    ch.execute("INSERT INTO " + table + " VALUES (2)"); // another writer, mid-certification
+                }
+            }
+            return io.dpone.route.ProgressListener.NONE;
+        };
+        CertificationReport touched = new Certification(ctx, dir.resolve("state-prod")).run(manifest,
+            Scenario.resolve(manifest, "preflight_only"), "cert-prod-2", dir.resolve("out-prod-2"), writesProduction);
+        assertEquals(true, touched.safeOverrides().get("production_target_touched"));
+        assertTrue(touched.warnings().stream().anyMatch(w -> w.contains("production target changed")),
+            touched.warnings()::toString);
+        assertTrue(JSON.readTree(dir.resolve("out-prod-2").resolve("certification.json").toFile())
+            .at("/safe_overrides/production_target_touched").asBoolean());
+    }
+
+    @Test
     void missingNamedCollectionBlocksTheObjectRoutesOnly() throws Exception {
         CertificationReport r = certify("nc", manifest(TestEngines.newDatabase("nc"), "named_collection",
             "no_such_collection"), context(externalS3("s3-secret", externalS3.endpoint())), "preflight_only",
