@@ -196,6 +196,20 @@ class CertificationTest {
             assertTrue(quality.get(route).get("passed").asBoolean(), route);
         }
         assertFalse(quality.get("object_storage_pull_s3cluster").get("passed").asBoolean());
+        JsonNode gates = quality.at("/typed_binary_streaming/gates");
+        for (JsonNode g : gates) {
+            if (g.get("gate").asText().equals("metadata_columns")) {
+                assertEquals("[\"__dpone__run_id\",\"__dpone__load_id\",\"__dpone__loaded_at\","
+                    + "\"__dpone__extracted_at\"]", g.at("/details/columns").toString());
+            }
+            if (g.get("gate").asText().equals("null_counts")) {
+                JsonNode status = g.at("/details/columns/status");
+                assertEquals(status.get("source").asLong(), status.get("target").asLong());
+                assertTrue(status.has("source"), g.toString());
+            }
+        }
+        assertEquals(2, java.util.stream.StreamSupport.stream(gates.spliterator(), false).filter(g -> List.of(
+            "metadata_columns", "null_counts").contains(g.get("gate").asText())).count());
         JsonNode steps = JSON.readTree(out.resolve("load_steps.json").toFile()).get("routes");
         assertTrue(steps.get("object_storage_pull_s3").has("upload"));
         assertTrue(steps.get("object_storage_pull_s3").has("clickhouse_pull"));
