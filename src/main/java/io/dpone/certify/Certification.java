@@ -10,15 +10,16 @@ import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code dpone certify route-capabilities}: runs the scenario's route matrix one route at a time (so timings do
- * not compete), gates each, picks the fastest route whose run, quality report and cleanup are all green as
- * {@code preferred_route_id}, and writes the evidence files.
+ * not compete), after an untimed warm-up and over several rotated repetitions ({@link RouteMatrix}), gates each,
+ * picks {@code preferred_route_id} among the routes whose run, quality report and cleanup are green in every
+ * repetition ({@link RouteChoice}: the fastest median, or the tie-break when the ranges overlap), and writes the
+ * evidence files.
  */
 public final class Certification {
     private final ConnectionContext context;
@@ -46,50 +47,65 @@ public final class Certification {
     public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output,
                                    RouteProgress progress) {
         Instant started = Instant.now();
-        List<RouteDecision> decisions = new ArrayList<>();
-        Map<String, RunReport> reports = new LinkedHashMap<>();
+        RouteMatrix.Result measured;
+        ProductionTargetCheck.State productionBefore;
+        Boolean productionTouched;
         try (DponeCamel camel = DponeCamel.start(null, false);
              AutoCloseable warm = EngineWarmup.start(manifest, context, runId)) {
+            productionBefore = ProductionTargetCheck.read(manifest, context);
             RouteCertifier certifier = new RouteCertifier(camel, context, workDir);
-            List<String> routes = scenario.routes();
-            for (int i = 0; i < routes.size(); i++) {
-                String route = routes.get(i);
-                ProgressListener rows = progress.route(i + 1, routes.size(), route);
-                RouteCertifier.Outcome o = scenario.readsSource()
-                    ? certifier.live(manifest, route, runId, scenario.rowLimit(), rows)
-                    : certifier.preflight(manifest, route, runId);
-                decisions.add(o.decision());
-                if (o.report() != null) {
-                    reports.put(route, o.report());
-                }
-            }
+            measured = new RouteMatrix(scenario.readsSource()
+                ? (route, id, limit, rows) -> certifier.live(manifest, route, id, limit, rows)
+                : (route, id, limit, rows) -> certifier.preflight(manifest, route, id))
+                .run(scenario, runId, progress);
+            productionTouched = ProductionTargetCheck.touched(productionBefore,
+                ProductionTargetCheck.read(manifest, context));
         } catch (Exception e) {
             if (e instanceof RuntimeException r) {
                 throw r;
             }
             throw new IllegalStateException(e);
         }
-        String preferred = decisions.stream().filter(RouteDecision::selectable)
-            .min(Comparator.comparingLong(RouteDecision::durationMs)).map(RouteDecision::routeId).orElse(null);
+        List<RouteDecision> decisions = measured.decisions();
+        RouteChoice choice = RouteChoice.decide(decisions);
+        String preferred = choice.preferredRouteId();
         List<Blocker> blockers = new ArrayList<>();
         if (scenario.readsSource() && preferred == null) {
             blockers.add(Blocker.of(BlockerCode.CERTIFY_NO_GREEN_ROUTE, "routes",
                 "no route finished with green DQ and green cleanup"));
+        } else if (!scenario.readsSource() && decisions.stream().noneMatch(d -> d.status().equals("probed"))) {
+            blockers.add(Blocker.of(BlockerCode.CERTIFY_NO_GREEN_ROUTE, "routes",
+                "no route passed its preflight probes: none could be selected"));
         }
         List<String> warnings = new ArrayList<>();
         decisions.stream().filter(d -> d.status().equals("blocked")).forEach(d -> warnings.add(d.routeId()
             + " blocked: " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+        if (choice.withinNoise()) {
+            warnings.add("route decision within noise: the rows/s ranges of " + choice.overlapping()
+                + " overlap; " + preferred + " chosen by tie-break " + choice.tieBreak());
+        }
         if (scenario.rowLimit() > 0) {
             warnings.add("scenario reads at most " + scenario.rowLimit() + " rows per route (key order)");
         }
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put("target_tables", decisions.stream().map(RouteDecision::safeTarget).toList());
-        overrides.put("object_prefix", "run-scoped per route: <uri_prefix with {run_id} = " + runId + ".<route>>");
-        overrides.put("production_target_touched", false);
+        overrides.put("object_prefix", "run-scoped per route and run: <uri_prefix with {run_id} = " + runId
+            + (measured.measurement().repetitions() > 1 ? ".r<repetition>" : "") + ".<route>>");
+        overrides.put("production_target_touched", productionTouched);
+        overrides.put("production_target_check", productionTouched == null ? "unreadable"
+            : "system.tables before and after: exists, uuid, metadata_modification_time, total_rows");
+        if (productionTouched == null) {
+            warnings.add("the production target's state could not be read before and after; production_target_touched "
+                + "is unknown");
+        } else if (productionTouched) {
+            warnings.add("the production target changed during the certification (certification writes only safe "
+                + "targets: another writer was active, and the figures competed with it)");
+        }
         CertificationReport report = new CertificationReport(CertificationReport.SCHEMA, runId, scenario.name(),
             manifest.name(), blockers.isEmpty() && decisions.stream().noneMatch(d -> d.status().equals("failed")),
-            preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now());
-        new EvidenceWriter(output).write(report, reports);
+            preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now(),
+            choice, measured.measurement());
+        new EvidenceWriter(output).write(report, measured.reports());
         return report;
     }
 

@@ -5,6 +5,7 @@ import io.dpone.report.ReportWriter;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -46,6 +47,46 @@ final class EvidenceWriter {
             "run_id", report.runId(), "routes", quality));
     }
 
+    private static String decisionLine(CertificationReport r) {
+        RouteChoice c = r.decision();
+        if (c.fastestRouteId() == null) {
+            return "no green route";
+        }
+        String runs = r.measurement().repetitions() + " measured run(s) per route after "
+            + (r.measurement().warmup() ? "an untimed warm-up" : "no warm-up");
+        if (!c.withinNoise()) {
+            return "fastest median rows/s, clear of every other green route's range (" + runs + ")";
+        }
+        return "**within noise**: the rows/s ranges of " + c.overlapping().stream().map(x -> "`" + x + "`")
+            .collect(Collectors.joining(", ")) + " overlap (fastest median: `" + c.fastestRouteId()
+            + "`); chosen by tie-break `" + c.tieBreak() + "` (" + runs + ")";
+    }
+
+    /** The per-route rows/s table (median, min, max, spread) and a Mermaid bar chart of the medians. */
+    private static void throughput(StringBuilder md, CertificationReport r) {
+        List<RouteDecision> measured = r.routes().stream().filter(d -> d.runs().stream().anyMatch(x -> x.rows() > 0))
+            .toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        md.append("\n## Throughput over ").append(r.measurement().repetitions()).append(" run(s) per route\n\n");
+        md.append("| route | status | median rows/s | min rows/s | max rows/s | spread % | run order positions |\n");
+        md.append("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+        for (RouteDecision d : measured) {
+            RateStats s = d.rowsPerSecondStats();
+            md.append("| `").append(d.routeId()).append("` | ").append(d.status()).append(" | ").append(s.median())
+                .append(" | ").append(s.min()).append(" | ").append(s.max()).append(" | ").append(s.spreadPct())
+                .append(" | ").append(d.runs().stream().map(x -> String.valueOf(x.position()))
+                    .collect(Collectors.joining(", "))).append(" |\n");
+        }
+        md.append("\n```mermaid\nxychart-beta\n    title \"Median rows/s per route (ranges in the table)\"\n")
+            .append("    x-axis [").append(measured.stream().map(d -> "\"" + d.routeId() + "\"")
+                .collect(Collectors.joining(", "))).append("]\n")
+            .append("    y-axis \"rows/s\"\n")
+            .append("    bar [").append(measured.stream().map(d -> String.valueOf(d.rowsPerSecondStats().median()))
+                .collect(Collectors.joining(", "))).append("]\n```\n");
+    }
+
     private static String markdown(CertificationReport r) {
         StringBuilder md = new StringBuilder();
         md.append("# Route capability certification: ").append(r.scenario()).append("\n\n");
@@ -53,8 +94,9 @@ final class EvidenceWriter {
         md.append("- pipeline: `").append(r.pipeline()).append("`\n");
         md.append("- result: **").append(r.passed() ? "PASSED" : "FAILED").append("**\n");
         md.append("- preferred route: ").append(r.preferredRouteId() == null ? "none"
-            : "`" + r.preferredRouteId() + "`").append("\n\n");
-        md.append("| route | status | rows | duration ms | rows/s | MB/s | DQ | cleanup | blockers |\n");
+            : "`" + r.preferredRouteId() + "`").append("\n");
+        md.append("- decision: ").append(decisionLine(r)).append("\n\n");
+        md.append("| route | status | rows | median duration ms | median rows/s | MB/s | DQ | cleanup | blockers |\n");
         md.append("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |\n");
         for (RouteDecision d : r.routes()) {
             md.append("| `").append(d.routeId()).append("` | ").append(d.status()).append(" | ").append(d.rows())
@@ -64,6 +106,7 @@ final class EvidenceWriter {
                 .append(d.blockers().stream().map(Blocker::code).distinct().collect(Collectors.joining(", ")))
                 .append(" |\n");
         }
+        throughput(md, r);
         if (!r.warnings().isEmpty()) {
             md.append("\n## Warnings\n\n");
             r.warnings().forEach(w -> md.append("- ").append(w).append('\n'));

@@ -86,10 +86,13 @@ public final class CertifyCommand {
         private static String text(CertificationReport r) {
             StringBuilder sb = new StringBuilder("certification ").append(r.scenario()).append(' ')
                 .append(r.passed() ? "passed" : "failed").append("; preferred route: ")
-                .append(r.preferredRouteId() == null ? "none" : r.preferredRouteId()).append('\n');
+                .append(r.preferredRouteId() == null ? "none" : r.preferredRouteId())
+                .append(r.decision().withinNoise() ? " (within noise; tie-break " + r.decision().tieBreak() + ")" : "")
+                .append('\n');
             for (RouteDecision d : r.routes()) {
-                sb.append(String.format("  %-32s %-8s %10d rows %8d ms %10d rows/s%s%n", d.routeId(), d.status(),
-                    d.rows(), d.durationMs(), d.rowsPerSecond(), d.blockers().isEmpty() ? ""
+                sb.append(String.format("  %-32s %-8s %10d rows %8d ms %10d rows/s [%d-%d]%s%n", d.routeId(),
+                    d.status(), d.rows(), d.durationMs(), d.rowsPerSecond(), d.rowsPerSecondStats().min(),
+                    d.rowsPerSecondStats().max(), d.blockers().isEmpty() ? ""
                         : "  " + d.blockers().stream().map(Blocker::code).distinct().toList()));
             }
             List<Blocker> b = r.blockers();

@@ -5,8 +5,12 @@ import io.dpone.error.BlockerCode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
-/** NULL counts match by column. */
+/**
+ * NULL counts match by column. The details give every column's source and target NULL count ({@code columns}, by
+ * name; a column missing from the target counts -1), and the mismatched ones again under {@code mismatched_columns}.
+ */
 public final class NullCountGate implements QualityGate {
     @Override
     public String name() {
@@ -16,14 +20,20 @@ public final class NullCountGate implements QualityGate {
     @Override
     public GateResult evaluate(SourceStats source, TargetStats target) {
         Map<String, Object> mismatched = new LinkedHashMap<>();
-        source.nullCounts().forEach((column, expected) -> {
+        Map<String, Object> columns = new LinkedHashMap<>();
+        new TreeMap<>(source.nullCounts()).forEach((column, expected) -> {
             Long actual = target.nullCounts().get(column);
+            Map<String, Long> pair = new LinkedHashMap<>();
+            pair.put("source", expected);
+            pair.put("target", actual == null ? -1L : actual);
+            columns.put(column, pair);
             if (!expected.equals(actual)) {
-                mismatched.put(column, Map.of("source", expected, "target", actual == null ? -1L : actual));
+                mismatched.put(column, pair);
             }
         });
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("columns_checked", source.nullCounts().size());
+        d.put("columns", columns);
         if (mismatched.isEmpty()) {
             return GateResult.passed(name(), d);
         }

@@ -90,6 +90,7 @@ class CertificationTest {
               distinct_columns: [status]
             certification:
               target_schema: %s
+              scenarios: {small_live: {repetitions: 2}}
             """.formatted(readMode, collection == null ? "" : ", named_collection: " + collection, db, db + "_cert");
     }
 
@@ -143,9 +144,24 @@ class CertificationTest {
         assertNotNull(r.preferredRouteId());
         RouteDecision preferred = d.get(r.preferredRouteId());
         assertTrue(preferred.selectable());
-        assertTrue(r.routes().stream().filter(RouteDecision::selectable)
-            .allMatch(x -> x.durationMs() >= preferred.durationMs()), "preferred is the fastest green route");
+        RouteDecision fastest = d.get(r.decision().fastestRouteId());
+        assertTrue(r.routes().stream().filter(RouteDecision::selectable).allMatch(x ->
+            x.rowsPerSecondStats().median() <= fastest.rowsPerSecondStats().median()), "fastest median");
+        assertEquals(r.decision().withinNoise() ? RouteChoice.decide(r.routes()).preferredRouteId()
+            : fastest.routeId(), r.preferredRouteId());
         assertTrue(r.passed());
+        assertEquals(2, r.measurement().repetitions());
+        assertTrue(r.measurement().warmup());
+        assertEquals(List.of(Scenario.DEFAULT_ROUTES, RouteRotation.order(Scenario.DEFAULT_ROUTES, 1)),
+            r.measurement().orders());
+        for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
+            RouteDecision x = d.get(route);
+            assertEquals(2, x.runs().size(), route);
+            assertTrue(x.runs().stream().allMatch(run -> run.rows() == 3_000 && run.status().equals("green")), route);
+            RateStats s = x.rowsPerSecondStats();
+            assertTrue(s.min() > 0 && s.min() <= s.median() && s.median() <= s.max(), route + " " + s);
+            assertEquals(s.median(), x.rowsPerSecond(), route);
+        }
 
         Path out = dir.resolve("out-live");
         for (String f : FILES) {
@@ -154,6 +170,22 @@ class CertificationTest {
         JsonNode cert = JSON.readTree(out.resolve("certification.json").toFile());
         assertEquals("dpone.route_capability_certification.v1", cert.get("schema").asText());
         assertEquals(r.preferredRouteId(), cert.get("preferred_route_id").asText());
+        assertEquals(r.preferredRouteId(), cert.at("/decision/preferred_route_id").asText());
+        assertEquals(r.decision().withinNoise(), cert.at("/decision/within_noise").asBoolean());
+        assertEquals("typed_binary_streaming", cert.at("/decision/order/0").asText());
+        assertEquals(2, cert.at("/measurement/repetitions").asInt());
+        assertEquals(2, cert.at("/measurement/orders").size());
+        JsonNode stats = cert.at("/routes/1/rows_per_second_stats");
+        for (String key : List.of("median", "min", "max", "spread", "spread_pct")) {
+            assertTrue(stats.has(key), key);
+        }
+        assertEquals(2, cert.at("/routes/1/runs").size());
+        String md = Files.readString(out.resolve("certification.md"));
+        assertTrue(md.contains("```mermaid\nxychart-beta\n"), md);
+        assertTrue(md.contains("| median rows/s | min rows/s | max rows/s |"), md);
+        assertTrue(md.contains("    bar [" + d.get("typed_raw_streaming").rowsPerSecondStats().median() + ", "), md);
+        assertTrue(md.contains("| `typed_binary_streaming` | green | "
+            + d.get("typed_binary_streaming").rowsPerSecondStats().median() + " | "), md);
         List<String> lines = Files.readAllLines(out.resolve("route_decisions.jsonl"));
         assertEquals(7, lines.size());
         for (String line : lines) {
@@ -164,6 +196,20 @@ class CertificationTest {
             assertTrue(quality.get(route).get("passed").asBoolean(), route);
         }
         assertFalse(quality.get("object_storage_pull_s3cluster").get("passed").asBoolean());
+        JsonNode gates = quality.at("/typed_binary_streaming/gates");
+        for (JsonNode g : gates) {
+            if (g.get("gate").asText().equals("metadata_columns")) {
+                assertEquals("[\"__dpone__run_id\",\"__dpone__load_id\",\"__dpone__loaded_at\","
+                    + "\"__dpone__extracted_at\"]", g.at("/details/columns").toString());
+            }
+            if (g.get("gate").asText().equals("null_counts")) {
+                JsonNode status = g.at("/details/columns/status");
+                assertEquals(status.get("source").asLong(), status.get("target").asLong());
+                assertTrue(status.has("source"), g.toString());
+            }
+        }
+        assertEquals(2, java.util.stream.StreamSupport.stream(gates.spliterator(), false).filter(g -> List.of(
+            "metadata_columns", "null_counts").contains(g.get("gate").asText())).count());
         JsonNode steps = JSON.readTree(out.resolve("load_steps.json").toFile()).get("routes");
         assertTrue(steps.get("object_storage_pull_s3").has("upload"));
         assertTrue(steps.get("object_storage_pull_s3").has("clickhouse_pull"));
@@ -194,10 +240,61 @@ class CertificationTest {
             assertEquals(0, d.get(route).rows());
         }
         assertEquals(List.of("sink.cluster_pull_unsupported"), codes(d.get("object_storage_pull_s3cluster")));
+        assertTrue(r.passed(), "one blocked route does not fail preflight while others are selectable");
         try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database IN ("
                 + ClickHouseSql.literal(db) + ", " + ClickHouseSql.literal(db + "_cert") + ")"));
         }
+    }
+
+    @Test
+    void preflightWithEveryRouteBlockedFailsAndStillWritesTheEvidence() throws Exception {
+        String db = TestEngines.newDatabase("none");
+        CertificationReport r = certify("none", manifest(db, "named_collection", "dpone_stage")
+            .replaceFirst("table: \\{schema: dbo, name: sales}", "table: {schema: dbo, name: no_such_table}"),
+            context(embeddedS3()), "preflight_only", dir.resolve("state-none"));
+        assertTrue(r.routes().stream().allMatch(d -> d.status().equals("blocked")),
+            () -> r.routes().stream().map(d -> d.routeId() + "=" + d.status()).toList().toString());
+        assertFalse(r.passed());
+        assertEquals(List.of("certify.no_green_route"), r.blockers().stream().map(Blocker::code).toList());
+        for (String f : FILES) {
+            assertTrue(Files.isRegularFile(dir.resolve("out-none").resolve(f)), f);
+        }
+        assertFalse(JSON.readTree(dir.resolve("out-none").resolve("certification.json").toFile())
+            .get("passed").asBoolean());
+    }
+
+    @Test
+    void productionTargetTouchedComesFromItsStateBeforeAndAfter() throws Exception {
+        String db = TestEngines.newDatabase("prod");
+        String table = ClickHouseSql.table(db, "sales");
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(db));
+            ch.execute("CREATE TABLE " + table + " (x UInt8) ENGINE = MergeTree ORDER BY x");
+            ch.execute("INSERT INTO " + table + " VALUES (1)");
+        }
+        Path m = Manifests.write(dir.resolve("prod.yaml"), manifest(db, "named_collection", "dpone_stage"));
+        var manifest = ManifestLoader.load(m);
+        ConnectionContext ctx = context(embeddedS3());
+        CertificationReport untouched = new Certification(ctx, dir.resolve("state-prod")).run(manifest,
+            Scenario.resolve(manifest, "preflight_only"), "cert-prod-1", dir.resolve("out-prod-1"));
+        assertEquals(false, untouched.safeOverrides().get("production_target_touched"));
+
+        Certification.RouteProgress writesProduction = (index, total, routeId) -> {
+            if (index == 2) {
+                try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+                    ch.execute("INSERT INTO " + table + " VALUES (2)"); // another writer, mid-certification
+                }
+            }
+            return io.dpone.route.ProgressListener.NONE;
+        };
+        CertificationReport touched = new Certification(ctx, dir.resolve("state-prod")).run(manifest,
+            Scenario.resolve(manifest, "preflight_only"), "cert-prod-2", dir.resolve("out-prod-2"), writesProduction);
+        assertEquals(true, touched.safeOverrides().get("production_target_touched"));
+        assertTrue(touched.warnings().stream().anyMatch(w -> w.contains("production target changed")),
+            touched.warnings()::toString);
+        assertTrue(JSON.readTree(dir.resolve("out-prod-2").resolve("certification.json").toFile())
+            .at("/safe_overrides/production_target_touched").asBoolean());
     }
 
     @Test
@@ -235,6 +332,25 @@ class CertificationTest {
             "dpone_stage"), context(embeddedS3()), "preflight_only", notADirectory);
         assertTrue(codes(byRoute(r).get("object_storage_pull_s3")).contains("source.columnar_writer_missing"),
             () -> byRoute(r).get("object_storage_pull_s3").blockers().toString());
+    }
+
+    @Test
+    void repetitionsAreAScenarioOptionAndABuiltInNameKeepsItsDefaults() {
+        Path m = Manifests.write(dir.resolve("reps.yaml"), manifest("x", "named_collection", "dpone_stage")
+            .replace("scenarios: {small_live: {repetitions: 2}}",
+                "scenarios: {small_live: {repetitions: 1}, bench: {routes: [typed_binary_streaming]}, "
+                    + "probe: {repetitions: 5}, preflight_only: {repetitions: 4}}"));
+        var manifest = ManifestLoader.load(m);
+        Scenario small = Scenario.resolve(manifest, "small_live");
+        assertEquals(1, small.repetitions());
+        assertEquals(Scenario.SMALL_LIVE_ROWS, small.rowLimit());
+        assertEquals(Scenario.DEFAULT_ROUTES, small.routes());
+        assertEquals(3, Scenario.resolve(manifest, "bench").repetitions());
+        assertEquals(0, Scenario.resolve(manifest, "bench").rowLimit());
+        assertEquals(5, Scenario.resolve(manifest, "probe").repetitions());
+        Scenario pre = Scenario.resolve(manifest, "preflight_only");
+        assertFalse(pre.readsSource());
+        assertEquals(1, pre.repetitions(), "probes are not measured");
     }
 
     @Test
