@@ -67,6 +67,7 @@ class CdcEventsFuzzTest {
         FuzzTally tally = new FuzzTally("events", seed);
         long start = System.nanoTime();
         for (int i = 0; i < CASES; i++) {
+            long caseStart = System.nanoTime();
             int base = random.nextInt(bases.size());
             FuzzCase c = mutator.next(bases.get(base), i, FuzzInvariants.secret(random));
             Path dir = LocalTick.caseDir(root, baseline, base == 1);
@@ -79,7 +80,7 @@ class CdcEventsFuzzTest {
                     assertEquals(before, LocalTick.state(dir), () -> c.describe(seed) + ": refused but written: "
                         + codes);
                 }
-                tally.add(c, run.exitCode(), codes);
+                tally.add(c, run.exitCode(), codes, caseStart);
             } catch (AssertionError e) {
                 FuzzInvariants.save(c);
                 throw e;

@@ -59,6 +59,7 @@ class CheckpointFuzzTest {
         FuzzTally tally = new FuzzTally("checkpoint", seed);
         long start = System.nanoTime();
         for (int i = 0; i < CASES; i++) {
+            long caseStart = System.nanoTime();
             FuzzCase c = mutator.next(base, i, FuzzInvariants.secret(random));
             Path dir = LocalTick.caseDir(root, baseline, true);
             Trees.write(dir.resolve("checkpoint.json"), c.bytes());
@@ -71,7 +72,7 @@ class CheckpointFuzzTest {
                     assertEquals(before, LocalTick.state(dir), () -> c.describe(seed) + ": refused but written: "
                         + codes);
                 }
-                tally.add(c, run.exitCode(), codes);
+                tally.add(c, run.exitCode(), codes, caseStart);
             } catch (AssertionError e) {
                 FuzzInvariants.save(c);
                 throw e;

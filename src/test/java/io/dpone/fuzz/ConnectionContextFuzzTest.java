@@ -129,6 +129,7 @@ class ConnectionContextFuzzTest {
         try {
             System.setProperty(ConnectionContext.PROPERTY, context.toString());
             for (int i = 0; i < CASES; i++) {
+                long caseStart = System.nanoTime();
                 FuzzCase c = mutator.next(bases.get(random.nextInt(bases.size())), i, FuzzInvariants.secret(random));
                 Trees.write(context, c.bytes());
                 try {
@@ -142,7 +143,7 @@ class ConnectionContextFuzzTest {
                         assertTrue(codes.contains("connection.literal_secret"), () -> c.describe(seed)
                             + ": a literal secret was not refused: " + codes);
                     }
-                    tally.add(c, run.exitCode(), codes);
+                    tally.add(c, run.exitCode(), codes, caseStart);
                 } catch (AssertionError e) {
                     FuzzInvariants.save(c);
                     throw e;

@@ -18,6 +18,7 @@ final class FuzzTally {
     private final Map<String, Integer> byMutation = new TreeMap<>();
     private final Map<String, Integer> byOutcome = new TreeMap<>();
     private final Map<String, Integer> byCode = new TreeMap<>();
+    private final Map<String, Long> millisByMutation = new TreeMap<>();
     private int cases;
     private int planted;
 
@@ -26,7 +27,9 @@ final class FuzzTally {
         this.seed = seed;
     }
 
-    void add(FuzzCase c, int exitCode, List<String> codes) {
+    void add(FuzzCase c, int exitCode, List<String> codes, long startNanos) {
+        millisByMutation.merge(c.primary().name().toLowerCase(java.util.Locale.ROOT),
+            (System.nanoTime() - startNanos) / 1_000_000, Long::sum);
         cases++;
         planted += c.secret() == null ? 0 : 1;
         byMutation.merge(c.primary().name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
@@ -42,7 +45,10 @@ final class FuzzTally {
     String write(long millis) {
         StringBuilder sb = new StringBuilder("### " + kind + ": " + cases + " cases in " + millis + " ms (seed " + seed
             + ", " + planted + " with a planted secret)\n\n");
-        table(sb, "first mutation", byMutation);
+        sb.append("| first mutation | cases | ms |\n| --- | ---: | ---: |\n");
+        byMutation.forEach((k, v) -> sb.append("| `").append(k).append("` | ").append(v).append(" | ")
+            .append(millisByMutation.get(k)).append(" |\n"));
+        sb.append('\n');
         table(sb, "outcome", byOutcome);
         table(sb, "blocker code (cases)", byCode);
         try {

@@ -64,6 +64,7 @@ class ManifestFuzzTest {
         Path file = dir.resolve("fuzz.batch.yaml");
         long start = System.nanoTime();
         for (int i = 0; i < CASES; i++) {
+            long caseStart = System.nanoTime();
             FuzzCase c = mutator.next(bases.get(random.nextInt(bases.size())), i, FuzzInvariants.secret(random));
             Trees.write(file, c.bytes());
             CliRun run = CliRun.of("check", file.toString(), "--format", "json");
@@ -80,7 +81,7 @@ class ManifestFuzzTest {
                 FuzzInvariants.save(c);
                 throw e;
             }
-            tally.add(c, run.exitCode(), codes);
+            tally.add(c, run.exitCode(), codes, caseStart);
         }
         String summary = tally.write((System.nanoTime() - start) / 1_000_000);
         assertTrue(tally.cases() >= CASES, summary);
