@@ -43,6 +43,11 @@ public final class CdcBatchPolicy {
                 blockers.add(CdcBlockers.blocker(CdcBlockers.BACKEND_MISMATCH, "next_offset.backend",
                     "next offset belongs to backend " + next.backend() + ", not " + stream.backend(),
                     Map.of("expected", stream.backend(), "found", next.backend())));
+            } else {
+                // the checkpoint this offset becomes is refused on load when its token has another backend's shape
+                CheckpointRules.tokenShape(stream.backend(), "next_offset.token", next.token()).ifPresent(p ->
+                    blockers.add(CdcBlockers.blocker(CdcBlockers.BACKEND_MISMATCH, p.field(),
+                        "next offset " + p.rule() + "; nothing was applied", Map.of("expected", stream.backend()))));
             }
             if (next.resume() == null) {
                 beyondNextOffset(changes, next, blockers);

@@ -61,14 +61,62 @@ public final class JsonSchemaCheck {
     public List<Blocker> validate(JsonNode document, Set<String> ignored,
                                   java.util.function.Supplier<YamlLocations> locations) {
         List<Blocker> blockers = new ArrayList<>();
-        for (ValidationMessage m : schema.validate(document)) {
+        // YAML reads a number beyond a double's range (1e309) as an infinite double, which the schema
+        // validator cannot compare with an enum or a bound: each is refused here and validated as null
+        Map<String, JsonNode> nonFinite = new LinkedHashMap<>();
+        JsonNode checked = withoutNonFinite(document, "", nonFinite);
+        Set<String> skip = new java.util.HashSet<>(ignored);
+        nonFinite.keySet().forEach(at -> {
+            skip.add(at);
+            blockers.add(located(Blocker.of(codes.invalidValue(), at, "not a finite number"), locations.get()));
+        });
+        for (ValidationMessage m : schema.validate(checked)) {
             Blocker b = toBlocker(m);
-            if (!ignored.contains(b.subject())) {
+            if (!skip.contains(b.subject())) {
                 blockers.add(located(b, locations.get()));
             }
         }
         blockers.sort(Comparator.comparing(Blocker::subject).thenComparing(Blocker::code));
         return dedupe(blockers);
+    }
+
+    /**
+     * {@code node}, or a copy of it with each non-finite floating-point number replaced by null (their paths, in the
+     * blockers' style, collected in {@code found}); the document itself is never changed.
+     */
+    private static JsonNode withoutNonFinite(JsonNode node, String at, Map<String, JsonNode> found) {
+        if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue()) && !node.isBigDecimal()) {
+            found.put(at.isEmpty() ? "$" : at, node);
+            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+        if (node.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode copy = null;
+            for (var it = node.fields(); it.hasNext(); ) {
+                var e = it.next();
+                JsonNode v = withoutNonFinite(e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey(), found);
+                if (v != e.getValue() && copy == null) {
+                    copy = node.deepCopy();
+                }
+                if (copy != null) {
+                    copy.set(e.getKey(), v);
+                }
+            }
+            return copy == null ? node : copy;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode copy = null;
+            for (int i = 0; i < node.size(); i++) {
+                JsonNode v = withoutNonFinite(node.get(i), at + "[" + i + "]", found);
+                if (v != node.get(i) && copy == null) {
+                    copy = node.deepCopy();
+                }
+                if (copy != null) {
+                    copy.set(i, v);
+                }
+            }
+            return copy == null ? node : copy;
+        }
+        return node;
     }
 
     private static Blocker located(Blocker b, YamlLocations locations) {

@@ -43,6 +43,24 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * How many temporary files of {@code target} a writer left (what {@link #deleteStaleTemps} removes); -1 when the
+     * directory cannot be listed.
+     */
+    public static long staleTemps(Path target) {
+        Path dir = target.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return 0;
+        }
+        String prefix = tempPrefix(target);
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix)
+                && p.getFileName().toString().endsWith(".tmp")).count();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     public static void write(Path target, byte[] content) {
         try {
             Path dir = target.toAbsolutePath().getParent();

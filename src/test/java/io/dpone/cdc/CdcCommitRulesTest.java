@@ -116,6 +116,25 @@ class CdcCommitRulesTest {
         assertArrayEquals(rowsBefore, CdcFixtures.bytes(rows), "nothing was applied");
     }
 
+    /**
+     * An mssql_cdc export whose next offset is a decimal version would commit a checkpoint that the next tick
+     * refuses (a token of the wrong shape for the backend): refused before the sink, nothing written.
+     */
+    @Test
+    void aNextOffsetTokenOfAnotherBackendsShapeIsRefusedBeforeTheSink() throws Exception {
+        Path events = exampleDir(dir).resolve("events.json");
+        CdcFixtures.copy(CdcFixtures.FIXTURES.resolve("orders/events_batch2.json"), events);
+        Files.writeString(events, Files.readString(events).replaceFirst("\"token\": \"0x100\"",
+            "\"token\": \"256\""));
+        CliRun run = CdcCli.run(CdcCli.specExample(dir));
+        assertEquals(1, run.exitCode());
+        JsonNode doc = json(run.stderr());
+        assertEquals(List.of(CdcBlockers.BACKEND_MISMATCH), codes(doc));
+        assertEquals(List.of("next_offset.token"), subjects(doc));
+        assertUntouched();
+        assertArrayEquals(rowsBefore, CdcFixtures.bytes(rows), "nothing was applied");
+    }
+
     @Test
     void aReplayOfTheCommittedBatchSaysTheOffsetIsUnchangedAndWritesNoCheckpoint() throws Exception {
         stage(dir, "orders/events.json");

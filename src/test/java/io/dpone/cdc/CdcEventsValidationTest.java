@@ -39,6 +39,7 @@ class CdcEventsValidationTest {
     @CsvSource({
         "changes_3_operation_unknown, cdc_runtime.events_invalid, changes[3].operation",
         "changes_1_position_missing, cdc_runtime.events_invalid, changes[1].position",
+        "changes_1_position_null, cdc_runtime.events_invalid, changes[1].position",
         "changes_0_position_not_hex, cdc_runtime.events_invalid, changes[0].position",
         "changes_2_data_order_id_missing, cdc_runtime.events_invalid, changes[2].data.order_id",
         "changes_4_sequence_negative, cdc_runtime.events_invalid, changes[4].sequence",

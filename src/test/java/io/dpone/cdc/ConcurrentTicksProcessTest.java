@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,25 +97,27 @@ class ConcurrentTicksProcessTest {
         return pb.start();
     }
 
-    /** Inserts at positions {@code from+1 .. to} (one order each), next offset {@code to}. */
+    /** Inserts at LSNs {@code from+1 .. to} (one order each, written as mssql_cdc hex), next offset {@code to}. */
     private static String eventsJson(int from, int to) {
         StringBuilder changes = new StringBuilder();
         for (int p = from + 1; p <= to; p++) {
             if (changes.length() > 0) {
                 changes.append(",\n");
             }
-            changes.append("{\"operation\":\"insert\",\"position\":\"").append(p).append("\",\"sequence\":1,")
+            changes.append("{\"operation\":\"insert\",\"position\":\"0x").append(Integer.toHexString(p))
+                .append("\",\"sequence\":1,")
                 .append("\"source_schema\":\"dbo\",\"source_table\":\"orders\",\"data\":{\"order_id\":").append(p)
                 .append(",\"status\":\"new\"},\"metadata\":{\"backend\":\"mssql_cdc\"}}");
         }
-        return "{\"high_watermark\":\"" + to + "\",\"next_offset\":{\"backend\":\"mssql_cdc\",\"token\":\"" + to
+        String lsn = "0x" + Integer.toHexString(to);
+        return "{\"high_watermark\":\"" + lsn + "\",\"next_offset\":{\"backend\":\"mssql_cdc\",\"token\":\"" + lsn
             + "\",\"snapshot_complete\":true},\"changes\":[" + changes + "]}";
     }
 
     private static int checkpointPosition(Path dir) {
         Path file = dir.resolve("checkpoint.json");
-        return Files.exists(file) ? new BigInteger(CdcFixtures.read(file).path("offset").path("token").asText())
-            .intValue() : 0;
+        return Files.exists(file) ? CdcPosition.parse(CdcFixtures.read(file).path("offset").path("token").asText())
+            .orElseThrow().value().intValue() : 0;
     }
 
     private static void assertSinkHolds(Path dir, Map<String, Integer> appliedByRun) {

@@ -75,6 +75,30 @@ class FullRefreshRouteTest {
             && dir.resolve("state/spool").toFile().list().length > 0, "spool must be empty");
     }
 
+    /**
+     * A crash between writing and renaming the run journal leaves a temporary file beside it: the next attempt of
+     * the run id removes it, and cleanup_audit counts any it could not remove (here a directory in its place).
+     */
+    @Test
+    void journalTempFilesAreRemovedByTheNextAttemptAndCountedByTheCleanupAudit() throws Exception {
+        Path runs = dir.resolve("state/runs");
+        java.nio.file.Files.createDirectories(runs);
+        String journal = RunPlan.keyOf("run-1") + ".json";
+        Path crashed = java.nio.file.Files.writeString(runs.resolve("." + journal + "8812.tmp"), "{\"partial");
+        RunReport r = run("run-1");
+        assertTrue(r.passed(), () -> r.blockers().toString());
+        assertFalse(java.nio.file.Files.exists(crashed), "the crashed attempt's temp file is removed");
+        assertEquals(0L, ((Number) r.gates().get(8).details().get("journal_temps_left")).longValue());
+        Path stuck = java.nio.file.Files.createDirectories(runs.resolve("." + RunPlan.keyOf("run-2") + ".json1.tmp"));
+        java.nio.file.Files.writeString(stuck.resolve("x"), "x");
+        RunReport second = run("run-2");
+        assertFalse(second.passed());
+        assertEquals(List.of("quality.stale_artifacts"), second.blockers().stream().map(Blocker::code).toList());
+        var audit = second.gates().stream().filter(g -> g.gate().equals("cleanup_audit")).findFirst().orElseThrow();
+        assertEquals("failed", audit.status());
+        assertEquals(1L, ((Number) audit.details().get("journal_temps_left")).longValue());
+    }
+
     @Test
     void secondRunReplacesTheTargetAtomically() throws Exception {
         assertTrue(run("run-1").passed());

@@ -309,7 +309,7 @@ class TransferProcessorsTest {
         assertEquals("quality.stale_artifacts", e.blockers().get(0).code());
         GateResult failed = run.gates().get(0);
         assertEquals(Map.of("own_staging_tables_left", 1, "spooled_chunks_left", 0L, "staged_objects_left", 1L,
-            "other_runs_staging_tables", 1), failed.details());
+            "journal_temps_left", 0L, "other_runs_staging_tables", 1), failed.details());
 
         new DropPredecessorProcessor().process(exchange(run));
         new DeleteStagedObjectsProcessor().process(exchange(run));

@@ -4,7 +4,7 @@ import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOffsetStore;
-import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.CheckpointRules;
 import io.dpone.cdc.ConflictingCommit;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
@@ -23,7 +23,9 @@ import java.util.Optional;
  * {@code checkpoint_key}, one logical row per key, read with {@code argMax(..., saved_version)} so unmerged parts
  * never matter. The key is the stream's pipeline name: a pipeline has one checkpoint, and a checkpoint saved for
  * another identity under the same pipeline name (backend, source, target or unique keys differ) is refused on load
- * and on commit with {@code cdc_runtime.checkpoint_stream_mismatch}. Each commit is a synchronous insert
+ * and on commit with {@code cdc_runtime.checkpoint_stream_mismatch}; a row that breaks {@link CheckpointRules} (its own
+ * {@code stream_id} not its stream's id, an offset of another backend, a token of the wrong shape, a resume point
+ * that is not a JSON object) is {@code cdc_runtime.checkpoint_invalid} and never overwritten. Each commit is a synchronous insert
  * ({@code async_insert = 0}) whose {@code saved_version} is above every version already stored for the key, checked
  * as a compare-and-set (see {@link #commit}).
  */
@@ -55,11 +57,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         }
         Row r = row.get();
         checkStream(stream, r);
-        if (r.backend.isEmpty() || CdcPosition.parse(r.token).isEmpty()) {
-            throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
-                "checkpoint of " + stream.pipelineName() + " has no valid offset {backend, token}");
-        }
-        return Optional.of(offsetOf(r));
+        return Optional.of(offsetOf(stream, r));
     }
 
     /**
@@ -80,7 +78,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         }
         Optional<Row> previous = latest(stream, state);
         previous.ifPresent(r -> checkStream(stream, r));
-        Optional<CdcOffset> current = previous.map(this::offsetOf);
+        Optional<CdcOffset> current = previous.map(r -> offsetOf(stream, r));
         if (!current.equals(expected)) {
             throw ConflictingCommit.of(stream, subject(), current, expected);
         }
@@ -104,8 +102,19 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         }
     }
 
-    private CdcOffset offsetOf(Row r) {
-        return new CdcOffset(r.backend, r.token, r.snapshotComplete, r.resume.isEmpty() ? null : r.resume);
+    /** The row's offset; {@code cdc_runtime.checkpoint_invalid}, naming the field, when it breaks the rules. */
+    private CdcOffset offsetOf(StreamIdentity stream, Row r) {
+        CdcOffset offset = new CdcOffset(r.backend, r.token, r.snapshotComplete, r.resume.isEmpty() ? null : r.resume);
+        CheckpointRules.check(stream, offset).ifPresent(p -> {
+            throw invalid(stream, p.field(), p.rule());
+        });
+        return offset;
+    }
+
+    private DponeException invalid(StreamIdentity stream, String field, String rule) {
+        return new DponeException(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_INVALID, subject(), "the checkpoint of "
+            + "pipeline " + stream.pipelineName() + ": " + field + " " + rule + "; it was not used and not changed",
+            Map.of("field", field)));
     }
 
     private void ensureTable() {
@@ -158,7 +167,14 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             Long.parseLong(r.get(5)), r.get(7)));
     }
 
+    /**
+     * The row's stream must be {@code stream}: other stream fields are {@code checkpoint_stream_mismatch}; the same
+     * fields under another {@code stream_id} (a zeroed or edited id) are {@code checkpoint_invalid}.
+     */
     private void checkStream(StreamIdentity stream, Row r) {
+        if (!stream.streamId().equals(r.streamId) && CdcHashes.canonicalJson(stream.toMap()).equals(r.streamJson)) {
+            throw invalid(stream, "stream_id", "is not the id of the checkpoint's stream");
+        }
         if (!stream.streamId().equals(r.streamId)) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("checkpoint_stream_id", r.streamId);

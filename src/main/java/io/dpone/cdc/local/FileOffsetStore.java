@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOffsetStore;
-import io.dpone.cdc.CdcPosition;
+import io.dpone.cdc.CheckpointRules;
 import io.dpone.cdc.ConflictingCommit;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.DponeException;
@@ -23,8 +23,10 @@ import java.util.Optional;
 /**
  * The local checkpoint: one JSON file (schema {@code dpone.cdc_checkpoint.v1}) holding the stream identity and the
  * committed offset, replaced atomically (temp file, fsync, rename). A checkpoint of another stream is refused
- * ({@code cdc_runtime.checkpoint_stream_mismatch}) on load and on save; an unreadable one is
- * {@code cdc_runtime.checkpoint_invalid}. The file is state, not a report: it is written without redaction so an
+ * ({@code cdc_runtime.checkpoint_stream_mismatch}) on load and on save; an unreadable one, or one that breaks
+ * {@link CheckpointRules} (a {@code stream_id} that is not its stream's id, an offset of another backend, a token of
+ * the wrong shape or type, a resume point that is not a JSON object) is {@code cdc_runtime.checkpoint_invalid},
+ * naming the field and never its value. The file is state, not a report: it is written without redaction so an
  * offset token is never altered. A commit is a compare-and-set on the offset the tick loaded.
  */
 public final class FileOffsetStore implements CdcOffsetStore {
@@ -44,21 +46,34 @@ public final class FileOffsetStore implements CdcOffsetStore {
         }
         JsonNode root = StrictJson.read(file, CdcBlockers.CHECKPOINT_INVALID, SUBJECT);
         if (!root.isObject() || !SCHEMA.equals(root.path("schema").asText())) {
-            throw invalid("is not a " + SCHEMA + " document");
+            throw invalid("schema", "is not " + SCHEMA);
         }
         checkStream(stream, root);
+        if (!root.path("stream_id").isTextual() || !stream.streamId().equals(root.path("stream_id").asText())) {
+            throw invalid("stream_id", "is not the id of the checkpoint's stream");
+        }
         JsonNode offset = root.path("offset");
-        String backend = offset.path("backend").asText("");
-        String token = offset.path("token").asText("");
-        if (backend.isEmpty() || CdcPosition.parse(token).isEmpty() || !offset.path("snapshot_complete").isBoolean()) {
-            throw invalid("has no valid offset {backend, token, snapshot_complete}");
+        if (!offset.isObject()) {
+            throw invalid("offset", "is not an object {backend, token, snapshot_complete}");
+        }
+        for (String field : List.of("backend", "token")) {
+            if (!offset.path(field).isTextual() || offset.path(field).asText().isEmpty()) {
+                throw invalid("offset." + field, "is not a non-empty string");
+            }
+        }
+        if (!offset.path("snapshot_complete").isBoolean()) {
+            throw invalid("offset.snapshot_complete", "is not a boolean");
         }
         JsonNode resume = offset.path("resume");
         if (!resume.isMissingNode() && !resume.isNull() && !resume.isTextual()) {
-            throw invalid("has an offset resume that is not a string");
+            throw invalid("offset.resume", "is not a string");
         }
-        return Optional.of(new CdcOffset(backend, token, offset.path("snapshot_complete").asBoolean(),
-            resume.isTextual() ? resume.asText() : null));
+        CdcOffset loaded = new CdcOffset(offset.path("backend").asText(), offset.path("token").asText(),
+            offset.path("snapshot_complete").asBoolean(), resume.isTextual() ? resume.asText() : null);
+        CheckpointRules.check(stream, loaded).ifPresent(p -> {
+            throw invalid(p.field(), p.rule());
+        });
+        return Optional.of(loaded);
     }
 
     /**
@@ -113,7 +128,10 @@ public final class FileOffsetStore implements CdcOffsetStore {
         }
     }
 
-    private DponeException invalid(String what) {
-        return CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, SUBJECT, file.getFileName() + " " + what);
+    /** {@code cdc_runtime.checkpoint_invalid} naming the field (in the message and {@code details.field}), never its value. */
+    private DponeException invalid(String field, String rule) {
+        return new DponeException(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_INVALID, SUBJECT,
+            file.getFileName() + ": " + field + " " + rule + "; the checkpoint was not used and not changed",
+            Map.of("field", field)));
     }
 }

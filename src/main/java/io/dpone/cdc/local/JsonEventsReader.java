@@ -181,8 +181,9 @@ public final class JsonEventsReader implements CdcSourceReader {
                     + "update_after");
             }
         }
-        String position = n.has("position") ? optionalPosition(n, "position", path + ".position") : null;
-        if (!n.has("position")) {
+        String position = optionalPosition(n, "position", path + ".position");
+        if (!n.hasNonNull("position")) {
+            // null is missing: a change without a position cannot be ordered, replayed or committed
             problem(path + ".position", "is required");
         }
         JsonNode seq = n.get("sequence");

@@ -143,4 +143,41 @@ class ClickHouseOffsetStoreTest {
         commitNext(STREAM, new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"));
         assertEquals(new CdcOffset("mssql_cdc", "0x21", true, "{\"lsn\":\"0x21\"}"), store().load(STREAM).orElseThrow());
     }
+
+    /**
+     * A row whose stream fields are this stream's but whose id, backend, token or resume breaks the rules is
+     * {@code checkpoint_invalid} naming the field, on load and on commit, and no row is added.
+     */
+    @Test
+    void aRowThatBreaksTheStreamsRulesIsRefusedByFieldAndNothingIsAdded() {
+        String[][] cases = {
+            {"00000000000000000000000000000000", "mssql_cdc", "0x20", "", "stream_id"},
+            {STREAM.streamId(), "mssql_change_tracking", "0x20", "", "offset.backend"},
+            {STREAM.streamId(), "mssql_cdc", "4242", "", "offset.token"},
+            {STREAM.streamId(), "mssql_cdc", "0x20", "{not json", "offset.resume"},
+        };
+        long version = 100;
+        for (String[] c : cases) {
+            commitNext(STREAM, new CdcOffset("mssql_cdc", "0x10", true));
+            ch.execute("INSERT INTO " + ClickHouseSql.table(db, "cdc_offsets") + " (checkpoint_key, schema, stream_id, "
+                + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume, writer) VALUES ("
+                + String.join(", ", ClickHouseSql.literal(STREAM.pipelineName()),
+                    ClickHouseSql.literal(ClickHouseOffsetStore.SCHEMA), ClickHouseSql.literal(c[0]),
+                    ClickHouseSql.literal(io.dpone.cdc.CdcHashes.canonicalJson(STREAM.toMap())),
+                    ClickHouseSql.literal(c[1]), ClickHouseSql.literal(c[2]), "1", "now64(3)",
+                    Long.toString(Long.MAX_VALUE / 2 + version++), ClickHouseSql.literal(c[3]), "'hand-edit'") + ")");
+            String rows = ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "cdc_offsets")).get(0).get(0);
+            DponeException load = assertThrows(DponeException.class, () -> store().load(STREAM));
+            assertEquals(CdcBlockers.CHECKPOINT_INVALID, load.blockers().get(0).code(), c[4]);
+            assertEquals(c[4], load.blockers().get(0).details().get("field"));
+            assertTrue(load.blockers().get(0).message().contains(c[4]));
+            assertTrue(!load.blockers().get(0).message().contains("4242") && !load.blockers().get(0).message()
+                .contains("not json") && !load.blockers().get(0).message().contains("0000"), c[4]);
+            DponeException commit = assertThrows(DponeException.class, () -> store().commit(STREAM,
+                Optional.of(new CdcOffset("mssql_cdc", "0x20", true)), new CdcOffset("mssql_cdc", "0x21", true), "w"));
+            assertEquals(CdcBlockers.CHECKPOINT_INVALID, commit.blockers().get(0).code(), c[4]);
+            assertEquals(rows, ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "cdc_offsets")).get(0).get(0));
+            ch.execute("TRUNCATE TABLE " + ClickHouseSql.table(db, "cdc_offsets"));
+        }
+    }
 }
