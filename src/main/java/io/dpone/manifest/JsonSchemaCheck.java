@@ -61,14 +61,17 @@ public final class JsonSchemaCheck {
     public List<Blocker> validate(JsonNode document, Set<String> ignored,
                                   java.util.function.Supplier<YamlLocations> locations) {
         List<Blocker> blockers = new ArrayList<>();
-        // YAML reads a number beyond a double's range (1e309) as an infinite double, which the schema
-        // validator cannot compare with an enum or a bound: each is refused here and validated as null
+        // YAML reads a number beyond a double's range (1e309) as an infinite double, and a !!binary scalar as
+        // bytes; the schema validator can compare neither with an enum, a bound or a length (a binary value
+        // crashed its maxLength check): each is refused here and validated as null
         Map<String, JsonNode> nonFinite = new LinkedHashMap<>();
         JsonNode checked = withoutNonFinite(document, "", nonFinite);
         Set<String> skip = new java.util.HashSet<>(ignored);
-        nonFinite.keySet().forEach(at -> {
+        nonFinite.forEach((at, node) -> {
             skip.add(at);
-            blockers.add(located(Blocker.of(codes.invalidValue(), at, "not a finite number"), locations.get()));
+            blockers.add(located(node.isNumber() ? Blocker.of(codes.invalidValue(), at, "not a finite number")
+                : Blocker.of(codes.wrongType(), at, "wrong type: binary data is not a manifest value"),
+                locations.get()));
         });
         for (ValidationMessage m : schema.validate(checked)) {
             Blocker b = toBlocker(m);
@@ -81,11 +84,13 @@ public final class JsonSchemaCheck {
     }
 
     /**
-     * {@code node}, or a copy of it with each non-finite floating-point number replaced by null (their paths, in the
-     * blockers' style, collected in {@code found}); the document itself is never changed.
+     * {@code node}, or a copy of it with each non-finite floating-point number and each non-JSON scalar (binary,
+     * an embedded object) replaced by null (their paths, in the blockers' style, collected in {@code found}); the
+     * document itself is never changed.
      */
     private static JsonNode withoutNonFinite(JsonNode node, String at, Map<String, JsonNode> found) {
-        if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue()) && !node.isBigDecimal()) {
+        if ((node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue()) && !node.isBigDecimal())
+            || node.isBinary() || node.isPojo()) {
             found.put(at.isEmpty() ? "$" : at, node);
             return com.fasterxml.jackson.databind.node.NullNode.getInstance();
         }

@@ -49,4 +49,24 @@ class NonFiniteNumberTest {
             "manifest.invalid_value sink.options.route", "manifest.invalid_value sink.strategy.max_source_bytes",
             "manifest.invalid_value sink.strategy.mode"), found.stream().sorted().toList(), run.stderr());
     }
+
+    @Test
+    void aBinaryScalarIsAWrongTypeAtItsPathNotACrash() throws Exception {
+        Path m = Manifests.write(dir.resolve("b.yaml"), """
+            name: binary
+            source: {type: mssql, connection_ref: mssql_demo, table: {schema: dbo, name: sales}}
+            sink:
+              type: clickhouse
+              connection_ref: clickhouse_default
+              table: {schema: !!binary aGVsbG8=, name: sales}
+              strategy: {mode: full_refresh}
+            """);
+        CliRun run = CliRun.of("check", m.toString(), "--format", "json");
+        assertEquals(1, run.exitCode(), run.stderr());
+        List<String> found = new ArrayList<>();
+        for (JsonNode b : new ObjectMapper().readTree(run.stderr()).get("blockers")) {
+            found.add(b.get("code").asText() + " " + b.get("subject").asText());
+        }
+        assertEquals(List.of("manifest.wrong_type sink.table.schema"), found, run.stderr());
+    }
 }
