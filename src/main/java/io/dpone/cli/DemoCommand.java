@@ -9,8 +9,6 @@ import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,22 +67,11 @@ public final class DemoCommand {
         try {
             ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
                 "--connection");
-            Properties p = new Properties();
-            if (spec.user() != null) {
-                p.setProperty("user", spec.user());
-            }
-            if (spec.password() != null) {
-                p.setProperty("password", spec.password().reveal());
-            }
-            Connection c;
-            try {
-                c = DriverManager.getConnection(spec.url(), p);
-            } catch (java.sql.SQLException e) {
-                throw new DponeException(BlockerCode.CONNECTION_FAILED, "--connection", "cannot connect to alias "
-                    + alias + " (SQLState " + e.getSQLState() + ")");
-            }
+            // the source connection every command opens (typed connection.failed, no endpoint), made writable
+            Connection c = io.dpone.source.SourceConnections.open(spec, "dpone-demo");
             String line;
             try (c) {
+                c.setReadOnly(false);
                 line = action.run(c);
             } catch (java.sql.SQLException e) {
                 throw new DponeException(BlockerCode.DEMO_WRITE_FAILED, "--connection", "demo " + command
