@@ -131,6 +131,7 @@ public final class SnapshotHandOver {
         String position;
         try (Connection c = SourceConnections.open(context.resolve(m.source().connectionRef(), ConnectionType.MSSQL,
             "source.connection_ref"), "dpone-cdc-handover")) {
+            uniqueKeysExist(c, m, cdc);
             position = SnapshotBoundary.read(c, cdc.backend(), cdc.captureInstance() != null ? cdc.captureInstance()
                 : SqlServerCdcReader.defaultCaptureInstance(m.source().table().schema(), m.source().table().name()));
         } catch (SQLException e) {
@@ -149,6 +150,30 @@ public final class SnapshotHandOver {
             throw new UncheckedIOException(e);
         }
         return position;
+    }
+
+    /** Every {@code cdc.unique_keys} column is a column of the source table, checked before anything is read. */
+    private static void uniqueKeysExist(Connection c, BatchManifest m, CdcHandOverSpec cdc) throws SQLException {
+        java.util.Set<String> columns = new java.util.HashSet<>();
+        try (java.sql.ResultSet rs = c.getMetaData().getColumns(null, m.source().table().schema(),
+            m.source().table().name(), null)) {
+            while (rs.next()) {
+                if (m.source().table().name().equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
+                    columns.add(rs.getString("COLUMN_NAME").toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        List<Blocker> missing = new ArrayList<>();
+        for (int i = 0; i < cdc.uniqueKeys().size(); i++) {
+            String key = cdc.uniqueKeys().get(i);
+            if (!columns.isEmpty() && !columns.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+                missing.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, "cdc.unique_keys[" + i + "]",
+                    "unique key " + key + " is not a column of the source table; nothing was read or written"));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new DponeException(missing);
+        }
     }
 
     private static void commit(BatchManifest m, CdcHandOverSpec cdc, ConnectionContext context, String runId,

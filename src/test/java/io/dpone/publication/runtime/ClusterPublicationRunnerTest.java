@@ -182,6 +182,12 @@ class ClusterPublicationRunnerTest {
               log_dataset: %s.items_cdc
               unique_keys: [id]
             """.formatted(database));
+        Path wrongKey = Files.writeString(dir.resolve("wrong-key.yaml"), Files.readString(manifest)
+            .replace("unique_keys: [id]", "unique_keys: [nope_col]"));
+        RunReport refused = run(wrongKey, BOTH);
+        assertEquals(List.of("manifest.invalid_value"), codes(refused));
+        assertEquals("cdc.unique_keys[0]", refused.blockers().get(0).subject());
+        assertFalse(Files.exists(dir.resolve("work/cdc-handover/cluster-run-1.json")), "nothing was read");
         RunReport r = run(manifest, BOTH);
         assertEquals(List.of("publication.cluster_ddl_unavailable"), codes(r));
         String boundary = Files.readString(dir.resolve("work/cdc-handover/cluster-run-1.json"));
