@@ -1,5 +1,6 @@
 package io.dpone.demo;
 
+import io.dpone.cdc.mssql.Lsn;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.math.BigDecimal;
@@ -193,13 +194,9 @@ public final class DemoCdc {
         }
     }
 
+    /** The 10-byte LSN (or seqval) {@code n}, as the CDC reader reads it. */
     static byte[] lsn(long n) {
-        byte[] b = new byte[10];
-        for (int i = 9; i >= 2; i--) {
-            b[i] = (byte) n;
-            n >>>= 8;
-        }
-        return b;
+        return new Lsn(BigInteger.valueOf(n)).bytes();
     }
 
     private static void requireH2(Connection c) throws SQLException {

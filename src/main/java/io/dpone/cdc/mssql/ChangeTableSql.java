@@ -13,6 +13,18 @@ import java.util.stream.Collectors;
 final class ChangeTableSql {
     static final String MIN_LSN = "SELECT sys.fn_cdc_get_min_lsn(?)";
     static final String MAX_LSN = "SELECT sys.fn_cdc_get_max_lsn()";
+
+    /** The LSN {@code sql} ({@link #MIN_LSN} or {@link #MAX_LSN}) returns, {@code parameter} bound when given. */
+    static Lsn lsn(java.sql.Connection c, String sql, String parameter) throws java.sql.SQLException {
+        try (java.sql.PreparedStatement st = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                st.setString(1, parameter);
+            }
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Lsn.of(rs.getBytes(1)) : null;
+            }
+        }
+    }
     static final String ORDER = " ORDER BY [__$start_lsn], [__$command_id], [__$seqval], [__$operation]";
     /** Columns before the payload, in select order. */
     static final String META = "[__$start_lsn], [__$command_id], [__$seqval], [__$operation]";

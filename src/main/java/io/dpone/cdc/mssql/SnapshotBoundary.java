@@ -35,8 +35,8 @@ public final class SnapshotBoundary {
     public static String read(Connection source, String backend, String captureInstance) {
         try {
             if (SqlServerCdcReader.BACKEND.equals(backend)) {
-                Lsn max = lsn(source, ChangeTableSql.MAX_LSN, null);
-                Lsn min = lsn(source, ChangeTableSql.MIN_LSN, captureInstance);
+                Lsn max = ChangeTableSql.lsn(source, ChangeTableSql.MAX_LSN, null);
+                Lsn min = ChangeTableSql.lsn(source, ChangeTableSql.MIN_LSN, captureInstance);
                 if (min == null || min.isZero()) {
                     throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "cdc.capture_instance", "capture "
                         + "instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00)");
@@ -61,16 +61,5 @@ public final class SnapshotBoundary {
                 "cannot read the stream position before the snapshot: " + e.getClass().getSimpleName());
         }
         throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "cdc.backend", "no live reader for this backend");
-    }
-
-    private static Lsn lsn(Connection c, String sql, String parameter) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(sql)) {
-            if (parameter != null) {
-                st.setString(1, parameter);
-            }
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? Lsn.of(rs.getBytes(1)) : null;
-            }
-        }
     }
 }

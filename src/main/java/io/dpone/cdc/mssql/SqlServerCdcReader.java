@@ -75,7 +75,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     }
 
     private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
-        Lsn min = lsn(ChangeTableSql.MIN_LSN, captureInstance);
+        Lsn min = ChangeTableSql.lsn(connection, ChangeTableSql.MIN_LSN, captureInstance);
         if (min == null || min.isZero()) {
             throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
                 "capture instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00); "
@@ -96,7 +96,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 + "instance's minimum LSN " + min.hex() + ": changes were cleaned up before they were read; "
                 + "resync the table (full refresh, then a new checkpoint); nothing was read", details));
         }
-        Lsn max = lsn(ChangeTableSql.MAX_LSN, null);
+        Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
         if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
             return new CdcBatch(max == null ? null : max.hex(), null, List.of());
         }
@@ -228,17 +228,6 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
         sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
-    }
-
-    private Lsn lsn(String text, String parameter) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement(text)) {
-            if (parameter != null) {
-                st.setString(1, parameter);
-            }
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? Lsn.of(rs.getBytes(1)) : null;
-            }
-        }
     }
 
     private record Row(Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {
