@@ -87,16 +87,8 @@ public final class CdcBatchPolicy {
                 String problem = c == null ? "the column is not one of the batch's columns"
                     : fitProblem(c, v.getValue());
                 if (problem != null) {
-                    Map<String, Object> details = new java.util.LinkedHashMap<>();
-                    details.put("stream", stream.pipelineName());
-                    details.put("column", v.getKey());
-                    details.put("type", c == null ? "unknown" : c.sourceType());
-                    details.put("position", e.position());
-                    details.put("sequence", e.sequence());
-                    blockers.add(CdcBlockers.blocker(CdcBlockers.VALUE_OUT_OF_RANGE,
-                        "changes[" + i + "].data." + v.getKey(), "stream " + stream.pipelineName() + ", column "
-                            + v.getKey() + (c == null ? "" : " (" + c.sourceType() + ")") + ", position "
-                            + e.position() + ": " + problem + "; nothing was applied", details));
+                    blockers.add(CdcBlockers.valueOutOfRange(stream, "changes[" + i + "].data." + v.getKey(),
+                        v.getKey(), c == null ? null : c.sourceType(), e, problem));
                     return;
                 }
             }

@@ -75,6 +75,24 @@ public final class CdcBlockers {
         return new Blocker(code, subject, message, details);
     }
 
+    /**
+     * {@code cdc_runtime.value_out_of_range} of change {@code e}'s value in {@code column} (source type {@code type},
+     * null when the column is not declared): names the stream, the column, its type and the change's position, never
+     * the value.
+     */
+    public static Blocker valueOutOfRange(StreamIdentity stream, String subject, String column, String type,
+                                          CdcEvent e, String problem) {
+        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("stream", stream.pipelineName());
+        details.put("column", column);
+        details.put("type", type == null ? "unknown" : type);
+        details.put("position", e.position());
+        details.put("sequence", e.sequence());
+        return blocker(VALUE_OUT_OF_RANGE, subject, "stream " + stream.pipelineName() + ", column " + column
+            + (type == null ? "" : " (" + type + ")") + ", position " + e.position() + ": " + problem
+            + "; nothing was applied", details);
+    }
+
     public static DponeException failure(String code, String subject, String message) {
         return new DponeException(blocker(code, subject, message));
     }

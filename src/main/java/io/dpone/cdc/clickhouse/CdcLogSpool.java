@@ -124,15 +124,8 @@ final class CdcLogSpool {
         try {
             return column.type().coerce(v);
         } catch (ValueOutOfRangeException x) {
-            Map<String, Object> details = new java.util.LinkedHashMap<>();
-            details.put("stream", stream.pipelineName());
-            details.put("column", column.name());
-            details.put("type", column.sourceType());
-            details.put("position", e.position());
-            details.put("sequence", e.sequence());
-            throw new DponeException(CdcBlockers.blocker(CdcBlockers.VALUE_OUT_OF_RANGE, "data." + column.name(),
-                "stream " + stream.pipelineName() + ", column " + column.name() + " (" + column.sourceType()
-                    + "), position " + e.position() + ": " + x.getMessage() + "; nothing was applied", details));
+            throw new DponeException(CdcBlockers.valueOutOfRange(stream, "data." + column.name(), column.name(),
+                column.sourceType(), e, x.getMessage()));
         }
     }
 
