@@ -140,8 +140,10 @@ public final class CdcMaterializer {
             + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position");
         List<String> columns = described.stream().map(r -> r.get(0)).toList();
         Map<String, SourceColumn> typed = new LinkedHashMap<>();
+        Map<String, String> logTypes = new LinkedHashMap<>();
         Map<Integer, String> recordedKeys = new java.util.TreeMap<>();
         for (List<String> r : described) {
+            logTypes.put(r.get(0), r.get(1));
             CdcLogTable.typedColumn(r.get(0), r.get(2)).ifPresent(c -> typed.put(c.name(), c));
             int key = CdcLogTable.keyOrdinal(r.get(2));
             if (key > 0) {
@@ -178,7 +180,7 @@ public final class CdcMaterializer {
             throw fail(TARGET_NOT_OWNED, "--target-dataset", o.targetDataset()
                 + " exists and was not published by the CDC materializer; it was not replaced");
         }
-        publish(o, log, target, payload, typed, report);
+        publish(o, log, target, payload, typed, logTypes, report);
     }
 
     /** JSON-text keys: the hash of the key columns is recomputed in SQL from their canonical JSON text. */
@@ -200,7 +202,7 @@ public final class CdcMaterializer {
      * columns as {@code Nullable(String)}), fills it with the latest row per key, verifies and publishes it.
      */
     private void publish(Options o, String[] log, String[] target, List<String> payload,
-                         Map<String, SourceColumn> typed, Map<String, Object> report) {
+                         Map<String, SourceColumn> typed, Map<String, String> logTypes, Map<String, Object> report) {
         TableAdmin admin = new TableAdmin(ch);
         boolean targetExists = admin.exists(target[0], target[1]);
         String logTable = ClickHouseSql.table(log[0], log[1]);
@@ -221,7 +223,7 @@ public final class CdcMaterializer {
                 throw fail(SNAPSHOT_UNUSABLE, "--cdc-dataset", o.cdcDataset() + " continues a snapshot but its "
                     + "unique keys are JSON text; nothing was published");
             }
-            rows = SnapshotMerge.rows(ch, log, rows, payload, CARRIED, snapshot.get(), o.uniqueKeys());
+            rows = SnapshotMerge.rows(ch, rows, payload, logTypes, CARRIED, snapshot.get(), o.uniqueKeys());
             report.put("snapshot", Map.of("dataset", snapshot.get().snapshotDataset(), "position",
                 snapshot.get().position(), "run_id", snapshot.get().runId()));
         }

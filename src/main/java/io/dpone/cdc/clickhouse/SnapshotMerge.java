@@ -35,15 +35,15 @@ final class SnapshotMerge {
      * {@code SELECT carried FROM log WHERE ... UNION ALL SELECT <snapshot rows>}.
      *
      * @param logSelect the log side, {@code SELECT <carried> FROM <log> WHERE ...}
+     * @param logTypes  the log's column types, as the materializer read them
      */
-    static String rows(ClickHouseEndpoint ch, String[] log, String logSelect, List<String> payload,
+    static String rows(ClickHouseEndpoint ch, String logSelect, List<String> payload, Map<String, String> logTypes,
                        Map<String, String> carriedMeta, CdcSnapshots.Snapshot s, List<String> keys) {
         String[] snap = s.snapshotDataset().split("\\.", -1);
         if (snap.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(snap[0]).matches()
             || !ClickHouseSql.IDENTIFIER.matcher(snap[1]).matches()) {
             throw unusable("the recorded snapshot dataset is not db.table");
         }
-        Map<String, String> logTypes = types(ch, log[0], log[1]);
         Map<String, String> snapTypes = types(ch, snap[0], snap[1]);
         if (snapTypes.isEmpty()) {
             throw unusable("the snapshot table " + s.snapshotDataset() + " the log continues does not exist");
