@@ -52,43 +52,18 @@ public final class H2CdcFixture implements AutoCloseable {
                 + COLUMNS + ", [__$command_id] INT NOT NULL)");
             st.execute("CREATE TABLE cdc.change_tables (capture_instance NVARCHAR(128), start_lsn BINARY(10))");
             st.execute("CREATE TABLE cdc.lsn_time_mapping (start_lsn BINARY(10), tran_end_time TIMESTAMP)");
-            st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + H2CdcFixture.class.getName()
-                + ".mapLsnToTime\"");
-            st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + H2CdcFixture.class.getName() + ".maxLsn\"");
-            st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + H2CdcFixture.class.getName() + ".minLsn\"");
+            // the same sys.fn_cdc_* functions over the same cdc tables as the demo's CDC emulation
+            String fns = io.dpone.demo.DemoCdcFunctions.class.getName();
+            st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
+            st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
+            st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
             st.execute("INSERT INTO cdc.change_tables VALUES ('" + CAPTURE_INSTANCE + "', X'" + hex(lsn(lsnCounter))
                 + "')");
         }
     }
 
-    /** {@code sys.fn_cdc_map_lsn_to_time(lsn)}: the commit time of the transaction at {@code lsn} (NULL if none). */
-    public static java.sql.Timestamp mapLsnToTime(Connection c, byte[] lsn) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT MAX(tran_end_time) FROM cdc.lsn_time_mapping "
-            + "WHERE start_lsn = ?")) {
-            st.setBytes(1, lsn);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? rs.getTimestamp(1) : null;
-            }
-        }
-    }
 
-    /** {@code sys.fn_cdc_get_max_lsn()}: the highest committed LSN (NULL before any). */
-    public static byte[] maxLsn(Connection c) throws SQLException {
-        try (ResultSet rs = c.createStatement().executeQuery("SELECT MAX(start_lsn) FROM cdc.lsn_time_mapping")) {
-            return rs.next() ? rs.getBytes(1) : null;
-        }
-    }
 
-    /** {@code sys.fn_cdc_get_min_lsn(ci)}: the low watermark of the instance, 0x00..00 when it does not exist. */
-    public static byte[] minLsn(Connection c, String captureInstance) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(
-            "SELECT start_lsn FROM cdc.change_tables WHERE capture_instance = ?")) {
-            st.setString(1, captureInstance);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? rs.getBytes(1) : new byte[10];
-            }
-        }
-    }
 
     /** VLF 0x2A, block {@code n}, slot 1: 10 bytes, numeric order = byte order. */
     public static byte[] lsn(long n) {
