@@ -50,7 +50,8 @@ public final class ClusterPublication {
                 PublicationReconciler.reconcile(env, cursor.record(), g, true);
                 return commitAndClean(cursor, g, foundAt);
             }
-            if (cursor.record().phase() == Phase.DDL_RECORDED) {
+            if (cursor.record().phase() == Phase.DDL_RECORDED && env.receipts().find(env.operationId()).isEmpty()) {
+                // with a receipt the members converged already; what changed on them since is cleanup's to settle
                 PublicationReconciler.reconcile(env, cursor.record(), g, false);
             }
             return commitAndClean(cursor, g, foundAt);
