@@ -13,22 +13,26 @@ import java.util.Map;
  * fence → seal → stage every member → READY barrier → record and send the publication DDL once → reconcile →
  * durable receipt → advance source state → exact predecessor cleanup. Every run, first or resumed, starts
  * from the authority record and member evidence, never from memory, so the same run id resumes the exact
- * incomplete phase.
+ * incomplete phase. Every write after the fence is checked against it ({@link FencedWrites}).
  */
 public final class ClusterPublication {
-    private final PublicationEnvironment env;
+    private final PublicationEnvironment unfenced;
+    private PublicationEnvironment env;
 
     public ClusterPublication(PublicationEnvironment env) {
+        this.unfenced = env;
         this.env = env;
     }
 
     public PublicationOutcome run() {
         AuthorityCursor cursor;
         try {
-            cursor = AuthorityCursor.acquire(env.authority(), env.target().targetKey(), env.operationId());
+            cursor = AuthorityCursor.acquire(unfenced.authority(), unfenced.target().targetKey(),
+                unfenced.operationId());
         } catch (DponeException e) {
             return new PublicationOutcome(false, null, null, null, false, e.blockers());
         }
+        env = FencedWrites.around(unfenced, cursor);
         Phase foundAt = cursor.foundAt();
         try {
             if (cursor.record().phase() == Phase.RELEASED) {
@@ -46,7 +50,8 @@ public final class ClusterPublication {
                 PublicationReconciler.reconcile(env, cursor.record(), g, true);
                 return commitAndClean(cursor, g, foundAt);
             }
-            if (cursor.record().phase() == Phase.DDL_RECORDED) {
+            if (cursor.record().phase() == Phase.DDL_RECORDED && env.receipts().find(env.operationId()).isEmpty()) {
+                // with a receipt the members converged already; what changed on them since is cleanup's to settle
                 PublicationReconciler.reconcile(env, cursor.record(), g, false);
             }
             return commitAndClean(cursor, g, foundAt);
