@@ -117,6 +117,12 @@ class ClusterAdmissionTest {
                 "the config's value, not ClickHouse's default week");
             assertEquals(TestEngines.MAX_TASKS_IN_QUEUE, a.ddlQueue().maxTasksInQueue());
             assertTrue(a.ddlQueue().listed());
+            io.dpone.publication.protocol.PublicationSettings s =
+                ClusterPublicationJob.settings(a.ddlQueue(), WINDOW, Duration.ofMinutes(3));
+            assertEquals(Duration.ofSeconds(TestEngines.TASK_MAX_LIFETIME_SECONDS), s.ddlQueueRetention(),
+                "the reconciler's retention is the servers', not a constant");
+            assertEquals(TestEngines.MAX_TASKS_IN_QUEUE, s.ddlQueueMaxTasks());
+            assertEquals(WINDOW, s.maxRecoveryWindow());
         }
         // one member keeps entries for 25 hours: the cluster keeps them no longer than that member
         try (ClickHouseEndpoint entry = TestEngines.clickhouse();
