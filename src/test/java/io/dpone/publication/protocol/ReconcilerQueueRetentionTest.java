@@ -61,9 +61,21 @@ class ReconcilerQueueRetentionTest {
 
     /** A member whose target is still the predecessor and whose candidate is READY: the exchange never ran. */
     static ClusterMember unswapped() {
+        return member(true);
+    }
+
+    /** A member any call to fails the test. */
+    static ClusterMember untouchable() {
+        return member(false);
+    }
+
+    private static ClusterMember member(boolean readable) {
         return new ClusterMember() {
             @Override
             public Optional<TableState> table(String database, String table) {
+                if (!readable) {
+                    throw new AssertionError("no member is read");
+                }
                 return Optional.of(new TableState(table.equals("items") ? OLD : CANDIDATE, "MergeTree", "", 1));
             }
 
