@@ -27,13 +27,14 @@ final class AuthorityCursor {
         this.operationId = operationId;
     }
 
-    /** Takes the fence for {@code operationId}, or resumes it; throws {@code publication.fenced} when another
-     * operation's record is unresolved. */
-    static AuthorityCursor acquire(PublicationAuthority authority, String key, String operationId) {
+    /** Takes the fence for {@code operationId} (a fresh record carries {@code inventoryDigest}), or resumes it;
+     * throws {@code publication.fenced} when another operation's record is unresolved. */
+    static AuthorityCursor acquire(PublicationAuthority authority, String key, String operationId,
+                                   String inventoryDigest) {
         AuthorityCursor c = new AuthorityCursor(authority, key, operationId);
         Optional<PublicationAuthority.Fence> current = authority.read(key);
         if (current.isEmpty()) {
-            FenceRecord fresh = FenceRecord.fenced(operationId);
+            FenceRecord fresh = FenceRecord.fenced(operationId, inventoryDigest);
             boolean created = authority.create(key, fresh);
             current = authority.read(key);
             if (current.isPresent() && current.get().version() == 1 && current.get().record().equals(fresh)) {
@@ -56,7 +57,7 @@ final class AuthorityCursor {
         }
         c.record = found;
         c.version = current.get().version();
-        c.advance(FenceRecord.fenced(operationId));
+        c.advance(FenceRecord.fenced(operationId, inventoryDigest));
         c.foundAt = null;
         return c;
     }
