@@ -115,10 +115,13 @@ class InventoryDigestResumeTest {
     @Test
     void aResolvedRecordIsNeverRewritten() {
         InMemoryAuthority authority = new InMemoryAuthority();
-        authority.create(TARGET.targetKey(), FenceRecord.fenced(OP, "inv-before").withPhase(Phase.CLEANED));
+        FenceRecord cleaned = FenceRecord.fenced(OP, "inv-before").withPhase(Phase.CLEANED);
+        authority.create(TARGET.targetKey(), cleaned);
         long version = authority.read(TARGET.targetKey()).orElseThrow().version();
         resume(authority, "inv-after");
-        assertEquals(version, authority.read(TARGET.targetKey()).orElseThrow().version());
+        // the resume's takeover rewrites the record unchanged, one version on (AuthorityCursor); nothing else
+        assertEquals(version + 1, authority.read(TARGET.targetKey()).orElseThrow().version());
+        assertEquals(cleaned, stored(authority));
         assertEquals("inv-before", stored(authority).inventoryDigest());
     }
 
