@@ -75,9 +75,12 @@ public final class FailedRunProcessor implements Processor {
         }
     }
 
-    /** The run ends because the process is stopping (a chunk boundary refused it, or the context is going down). */
+    /**
+     * The run ends because the process is stopping: a chunk boundary refused it, the context is going down, or the
+     * JVM is shutting down.
+     */
     static boolean stoppedByShutdown(Exchange exchange) {
-        if (exchange.getContext().isStopping()) {
+        if (exchange.getContext().isStopping() || ProcessShutdown.inProgress()) {
             return true;
         }
         for (Throwable t = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class); t != null

@@ -128,8 +128,10 @@ public final class BatchJob implements Processor {
             String blockers = r.blockers().isEmpty() ? "" : " " + Redactor.global().redact(r.blockers().stream()
                 .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString());
             if (r.passed()) {
-                LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId,
-                    stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), blockers);
+                String kept = r.resumedStaging() == null ? "" : " (resumed: " + r.resumedStaging().rowsKept()
+                    + " rows in " + r.resumedStaging().chunksKept() + " chunks kept from the stopped attempt)";
+                LOG.info("job {}: run {} {}: {} rows, {} chunks in {} ms{}{}", job.name(), runId,
+                    stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), kept, blockers);
             } else if (interrupted) { // SIGTERM: the next start resumes the same run id
                 LOG.warn("job {}: run {} {}: {} rows, {} chunks in {} ms{}", job.name(), runId,
                     stats.getLastStatus(), r.loadedRows(), r.chunks(), r.durationMs(), blockers);

@@ -1,0 +1,48 @@
+package io.dpone.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcessShutdownTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRunningJvmIsNotShuttingDownAndTheProbeLeavesNoHook() {
+        assertFalse(ProcessShutdown.inProgress());
+        assertFalse(ProcessShutdown.inProgress(), "the probe hook was removed, so a second probe works the same");
+    }
+
+    /** A child JVM asks from its own shutdown hook: the answer there must be yes. */
+    @Test
+    void insideAShutdownHookTheJvmIsShuttingDown() throws Exception {
+        Path out = dir.resolve("answer.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+            System.getProperty("java.class.path"), Child.class.getName(), out.toString())
+            .redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
+        assertEquals(List.of("before=false", "during=true"), Files.readAllLines(out));
+    }
+
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            Path out = Path.of(args[0]);
+            Files.writeString(out, "before=" + ProcessShutdown.inProgress() + "\n");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    Files.writeString(out, "during=" + ProcessShutdown.inProgress() + "\n",
+                        java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }));
+        }
+    }
+}
