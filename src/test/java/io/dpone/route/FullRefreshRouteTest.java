@@ -75,6 +75,21 @@ class FullRefreshRouteTest {
             && dir.resolve("state/spool").toFile().list().length > 0, "spool must be empty");
     }
 
+    /** The Parquet routes time the Parquet writer apart from the source read; the streaming routes have no such step. */
+    @Test
+    void parquetRoutesTimeTheParquetWriteApartFromTheSourceRead() {
+        Path columnar = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]\nroute: direct_push_columnar.chunked");
+        RunReport parquet = Dpone.run(columnar, "run-pq", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertTrue(parquet.passed(), () -> parquet.blockers().toString());
+        assertTrue(parquet.stepMillis().containsKey("parquet_write"), parquet.stepMillis()::toString);
+        assertTrue(parquet.stepMillis().containsKey("source_read"), parquet.stepMillis()::toString);
+        RunReport binary = run("run-rb");
+        assertTrue(binary.passed(), () -> binary.blockers().toString());
+        assertTrue(binary.stepMillis().containsKey("source_read"), binary.stepMillis()::toString);
+        assertFalse(binary.stepMillis().containsKey("parquet_write"), binary.stepMillis()::toString);
+    }
+
     /**
      * A crash between writing and renaming the run journal leaves a temporary file beside it: the next attempt of
      * the run id removes it, and cleanup_audit counts any it could not remove (here a directory in its place).
