@@ -35,14 +35,11 @@ final class EvidenceWriter {
             + "\n");
         Map<String, Object> steps = new LinkedHashMap<>();
         Map<String, Object> quality = new LinkedHashMap<>();
-        runs.forEach((route, r) -> {
-            Map<String, Object> s = new LinkedHashMap<>(r.stepMillis());
-            s.put("total_ms", r.durationMs());
-            steps.put(route, s);
-            quality.put(route, Map.of("passed", Certification.qualityGreen(r), "gates", r.gates()));
-        });
+        report.routes().forEach(d -> steps.put(d.routeId(), LoadSteps.of(d, runs.get(d.routeId()))));
+        runs.forEach((route, r) ->
+            quality.put(route, Map.of("passed", Certification.qualityGreen(r), "gates", r.gates())));
         ReportWriter.writeJson(dir.resolve("load_steps.json"), Map.of("schema", "dpone.load_steps.v1",
-            "run_id", report.runId(), "unit", "ms", "routes", steps));
+            "run_id", report.runId(), "unit", "ms", "steps", LoadSteps.LEGEND, "routes", steps));
         ReportWriter.writeJson(dir.resolve("quality_report.json"), Map.of("schema", "dpone.quality_report.v1",
             "run_id", report.runId(), "routes", quality));
     }
