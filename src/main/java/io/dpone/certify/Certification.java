@@ -105,7 +105,7 @@ public final class Certification {
             manifest.name(), blockers.isEmpty() && decisions.stream().noneMatch(d -> d.status().equals("failed")),
             preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now(),
             choice, measured.measurement());
-        new EvidenceWriter(output).write(report, measured.reports());
+        new EvidenceWriter(output).write(report, measured.reports(), measured.probes());
         return report;
     }
 

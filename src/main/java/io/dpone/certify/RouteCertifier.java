@@ -11,6 +11,7 @@ import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.ProbeResult;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import io.dpone.route.TransferRun;
@@ -64,7 +65,7 @@ final class RouteCertifier {
         RouteDecision d = new RouteDecision(RouteDecision.SCHEMA, routeId, status, "green".equals(status),
             target.toString(), report.loadedRows(), report.durationMs(), report.rowsPerSecond(),
             Math.round(mb * 100) / 100.0, dqGreen, cleanupGreen, report.blockers());
-        return new Outcome(d, report);
+        return new Outcome(d, report, report.probes());
     }
 
     Outcome preflight(BatchManifest manifest, String routeId, String runId) {
@@ -76,7 +77,7 @@ final class RouteCertifier {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         String status = blockers.isEmpty() ? "probed" : "blocked";
         return new Outcome(new RouteDecision(RouteDecision.SCHEMA, routeId, status, false, target.toString(), 0, ms,
-            0, 0, false, false, blockers), null);
+            0, 0, false, false, blockers), null, run.probes());
     }
 
     private void dropQuietly(BatchManifest manifest, TableRef target) {
@@ -88,6 +89,14 @@ final class RouteCertifier {
         }
     }
 
-    record Outcome(RouteDecision decision, RunReport report) {
+    /** A route's decision, its run's report (null under preflight_only) and its probes' results. */
+    record Outcome(RouteDecision decision, RunReport report, List<ProbeResult> probes) {
+        Outcome {
+            probes = probes == null ? List.of() : List.copyOf(probes);
+        }
+
+        Outcome(RouteDecision decision, RunReport report) {
+            this(decision, report, report == null ? List.of() : report.probes());
+        }
     }
 }

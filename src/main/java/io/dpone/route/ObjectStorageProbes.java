@@ -39,73 +39,126 @@ final class ObjectStorageProbes {
         this.run = run;
     }
 
+    /**
+     * Runs every probe, records each one's result on the run ({@link TransferRun#addProbe}), and returns the blockers
+     * of the failed ones that block the route.
+     */
     List<Blocker> run(boolean cluster) {
         List<Blocker> blocked = new ArrayList<>();
         ObjectStaging staging = run.resources().objectStaging();
+        String route = run.plan().routeId();
         Path sentinel = null;
         String key = staging.key("_preflight-" + UUID.randomUUID() + ".parquet");
+        long t0 = System.nanoTime();
         try {
             sentinel = writeSentinel(run.plan().workDir().resolve("spool").resolve(run.plan().runKey() + "-preflight"));
+            run.addProbe(ProbeResult.passed(route, "parquet_writer", WRITER, t0, null));
         } catch (RuntimeException | IOException e) {
-            blocked.add(Blocker.of(BlockerCode.SOURCE_COLUMNAR_WRITER_MISSING, "parquet_writer",
-                "the runtime cannot write a Parquet chunk"));
+            fail(blocked, Blocker.of(BlockerCode.SOURCE_COLUMNAR_WRITER_MISSING, "parquet_writer",
+                "the runtime cannot write a Parquet chunk"), "parquet_writer", t0);
         }
         boolean uploaded = false;
-        if (sentinel != null) {
+        t0 = System.nanoTime();
+        if (sentinel == null) {
+            run.addProbe(ProbeResult.skipped(route, "runtime_write", PUT, "no sentinel: the Parquet writer failed"));
+        } else {
             try {
                 staging.store().store().put(key, sentinel);
                 uploaded = true;
                 try (InputStream in = staging.store().store().get(key)) {
                     in.readAllBytes();
                 }
+                run.addProbe(ProbeResult.passed(route, "runtime_write", PUT, t0, null));
             } catch (RuntimeException | IOException e) {
                 if (staging.config().requireRuntimeWrite()) {
-                    blocked.add(Blocker.of(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
-                        "the runtime writer cannot put and read back a sentinel object"));
+                    fail(blocked, Blocker.of(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
+                        "the runtime writer cannot put and read back a sentinel object"), "runtime_write", t0);
+                } else {
+                    run.addProbe(ProbeResult.failed(route, "runtime_write", PUT, t0, "the runtime writer cannot put "
+                        + "and read back a sentinel object; not blocking: preflight.require_runtime_write is false"));
                 }
             }
         }
-        if ("named_collection".equals(staging.config().readMode()) && run.clickhouse().query(
-                "SELECT 1 FROM system.named_collections WHERE name = "
-                    + ClickHouseSql.literal(staging.config().namedCollection())).isEmpty()) {
-            blocked.add(Blocker.of(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
-                "ClickHouse has no named collection " + staging.config().namedCollection()));
+        t0 = System.nanoTime();
+        if (!"named_collection".equals(staging.config().readMode())) {
+            run.addProbe(ProbeResult.skipped(route, "named_collection", COLLECTION,
+                "clickhouse_read_access.mode is " + staging.config().readMode()));
+        } else if (run.clickhouse().query("SELECT 1 FROM system.named_collections WHERE name = "
+                + ClickHouseSql.literal(staging.config().namedCollection())).isEmpty()) {
+            fail(blocked, Blocker.of(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
+                "ClickHouse has no named collection " + staging.config().namedCollection()), "named_collection", t0);
+        } else {
+            run.addProbe(ProbeResult.passed(route, "named_collection", COLLECTION, t0, null));
         }
-        if (cluster && (staging.cluster() == null || run.clickhouse().query("SELECT 1 FROM system.clusters WHERE "
-                + "cluster = " + ClickHouseSql.literal(staging.cluster())).isEmpty())) {
-            blocked.add(Blocker.of(BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED, "sink.options.clickhouse_bulk",
+        t0 = System.nanoTime();
+        if (!cluster) {
+            run.addProbe(ProbeResult.skipped(route, "cluster", CLUSTER, "the route pulls with s3()"));
+        } else if (staging.cluster() == null || run.clickhouse().query("SELECT 1 FROM system.clusters WHERE "
+                + "cluster = " + ClickHouseSql.literal(staging.cluster())).isEmpty()) {
+            fail(blocked, Blocker.of(BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED, "sink.options.clickhouse_bulk",
                 "ClickHouse has no cluster " + (staging.cluster() == null ? "(none configured)" : staging.cluster())
-                    + " for s3Cluster"));
+                    + " for s3Cluster"), "cluster", t0);
+        } else {
+            run.addProbe(ProbeResult.passed(route, "cluster", CLUSTER, t0, null));
         }
-        if (blocked.isEmpty() && uploaded && staging.config().requireClickhouseRead()) {
+        t0 = System.nanoTime();
+        String readCode = cluster ? CLUSTER : READ;
+        if (!staging.config().requireClickhouseRead()) {
+            run.addProbe(ProbeResult.skipped(route, "clickhouse_read", readCode,
+                "preflight.require_clickhouse_read is false"));
+        } else if (!blocked.isEmpty() || !uploaded) {
+            run.addProbe(ProbeResult.skipped(route, "clickhouse_read", readCode, !uploaded
+                ? "no sentinel object in the store" : "an earlier probe failed"));
+        } else {
             try {
                 String n = run.clickhouse().query("SELECT count() FROM " + staging.tableFunction(key, "Parquet",
                     "probe Int64") + " SETTINGS " + PROBE_SETTINGS).get(0).get(0);
                 if (!"1".equals(n)) {
                     throw new ClickHouseQueryException("sentinel read returned " + n + " rows");
                 }
+                run.addProbe(ProbeResult.passed(route, "clickhouse_read", readCode, t0, null));
             } catch (ClickHouseQueryException e) {
-                blocked.add(Blocker.of(cluster ? BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED
+                fail(blocked, Blocker.of(cluster ? BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED
                         : BlockerCode.FORMAT_PARQUET_READ_UNSUPPORTED, "clickhouse_read_access",
                     "ClickHouse could not read the sentinel Parquet object through "
-                        + (cluster ? "s3Cluster" : "s3")));
+                        + (cluster ? "s3Cluster" : "s3")), "clickhouse_read", t0);
             }
         }
         cleanup(uploaded, key, sentinel, blocked);
         return blocked;
     }
 
+    private static final String WRITER = BlockerCode.SOURCE_COLUMNAR_WRITER_MISSING.code();
+    private static final String PUT = BlockerCode.STORAGE_RUNTIME_PUT_DENIED.code();
+    private static final String COLLECTION = BlockerCode.SINK_NAMED_COLLECTION_MISSING.code();
+    private static final String CLUSTER = BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED.code();
+    private static final String READ = BlockerCode.FORMAT_PARQUET_READ_UNSUPPORTED.code();
+
+    /** A failed probe that blocks the route: its blocker, and its result under the blocker's code and message. */
+    private void fail(List<Blocker> blocked, Blocker blocker, String probe, long t0) {
+        blocked.add(blocker);
+        run.addProbe(ProbeResult.failed(run.plan().routeId(), probe, blocker.code(), t0, blocker.message()));
+    }
+
     private void cleanup(boolean uploaded, String key, Path sentinel, List<Blocker> blocked) {
         ObjectStaging staging = run.resources().objectStaging();
         if (uploaded) {
+            long t0 = System.nanoTime();
             try {
                 staging.store().store().delete(key);
+                run.addProbe(ProbeResult.passed(run.plan().routeId(), "runtime_delete", PUT, t0, null));
             } catch (RuntimeException e) {
                 if (staging.config().requireRuntimeWrite()) {
-                    blocked.add(Blocker.of(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
-                        "the runtime writer cannot delete the sentinel object"));
+                    fail(blocked, Blocker.of(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
+                        "the runtime writer cannot delete the sentinel object"), "runtime_delete", t0);
+                } else {
+                    run.addProbe(ProbeResult.failed(run.plan().routeId(), "runtime_delete", PUT, t0, "the runtime "
+                        + "writer cannot delete the sentinel object; not blocking: preflight.require_runtime_write "
+                        + "is false"));
                 }
             }
+        } else {
+            run.addProbe(ProbeResult.skipped(run.plan().routeId(), "runtime_delete", PUT, "nothing was uploaded"));
         }
         if (sentinel != null) {
             try {

@@ -10,15 +10,29 @@ import java.util.Map;
 /**
  * The result of {@code dpone run} and {@code Dpone.run}: schema {@value #SCHEMA}. {@code publication} is present
  * for a cluster publication and carries the protocol outcome and the durable receipt. {@code notes} states facts
- * that are neither gates nor blockers, such as how the source was read (absent when there is none).
+ * that are neither gates nor blockers, such as how the source was read (absent when there is none); {@code probes} lists
+ * the object-storage routes' capability probes ({@link ProbeResult}, absent on the other routes).
  */
 public record RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
                         String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
                         int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
                         Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
                         long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
-                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes) {
+                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
+                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ProbeResult> probes) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** Without probe results (the key is then absent from the JSON document). */
+    public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
+                     String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
+                     int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
+                     Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
+                     long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
+                     List<String> notes) {
+        this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, publication, notes, List.of());
+    }
 
     /** The report of a cluster publication: its protocol outcome and receipt, no transfer route or gates. */
     public static RunReport ofCluster(io.dpone.publication.runtime.ClusterRun r) {
@@ -58,14 +72,14 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         more.add(note);
         return new RunReport(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows,
             loadedRows, encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, more);
+            durationMs, rowsPerSecond, publication, more, probes);
     }
 
     /** This report with {@code others} as its blockers (and so not passed). */
     public RunReport withBlockers(List<Blocker> others) {
         return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, others, stepMillis, startedAt, finishedAt, durationMs,
-            rowsPerSecond, publication, notes);
+            rowsPerSecond, publication, notes, probes);
     }
 
     public RunReport {
@@ -73,5 +87,6 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         blockers = List.copyOf(blockers);
         stepMillis = Map.copyOf(stepMillis);
         notes = notes == null ? List.of() : List.copyOf(notes);
+        probes = probes == null ? List.of() : List.copyOf(probes);
     }
 }

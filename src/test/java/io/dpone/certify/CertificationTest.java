@@ -186,11 +186,16 @@ class CertificationTest {
         assertTrue(md.contains("    bar [" + d.get("typed_raw_streaming").rowsPerSecondStats().median() + ", "), md);
         assertTrue(md.contains("| `typed_binary_streaming` | green | "
             + d.get("typed_binary_streaming").rowsPerSecondStats().median() + " | "), md);
-        List<String> lines = Files.readAllLines(out.resolve("route_decisions.jsonl"));
-        assertEquals(7, lines.size());
-        for (String line : lines) {
-            assertEquals("dpone.route_decision.v1", JSON.readTree(line).get("schema").asText());
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(out.resolve("route_decisions.jsonl"))) {
+            lines.add(JSON.readTree(line));
         }
+        assertEquals(Scenario.DEFAULT_ROUTES, lines.stream().filter(l -> l.get("schema").asText()
+            .equals("dpone.route_decision.v1")).map(l -> l.get("route_id").asText()).toList());
+        assertEquals(List.of("parquet_writer", "runtime_write", "named_collection", "cluster", "clickhouse_read",
+            "runtime_delete"), lines.stream().filter(l -> l.get("schema").asText().equals("dpone.route_probe.v1")
+                && l.get("route_id").asText().equals("object_storage_pull_s3")).map(l -> l.get("probe").asText())
+            .toList(), "a live object-storage route's probes follow its decision");
         JsonNode quality = JSON.readTree(out.resolve("quality_report.json").toFile()).get("routes");
         for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
             assertTrue(quality.get(route).get("passed").asBoolean(), route);
@@ -307,6 +312,28 @@ class CertificationTest {
         for (String route : List.of("object_storage_pull.chunked", "object_storage_pull.file", "object_storage_pull_s3")) {
             assertEquals(List.of("sink.auth.named_collection_missing"), codes(d.get(route)), route);
         }
+        Map<String, JsonNode> probes = new java.util.LinkedHashMap<>();
+        List<String> schemas = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("out-nc").resolve("route_decisions.jsonl"))) {
+            JsonNode l = JSON.readTree(line);
+            schemas.add(l.get("route_id").asText() + " " + l.get("schema").asText());
+            if (l.has("probe")) {
+                probes.put(l.get("route_id").asText() + "/" + l.get("probe").asText(), l);
+            }
+        }
+        assertEquals("typed_raw_streaming dpone.route_decision.v1", schemas.get(0));
+        assertEquals("typed_raw_streaming dpone.route_probe.v1", schemas.get(1), "the route's probes follow it");
+        for (String route : Scenario.DEFAULT_ROUTES) {
+            assertEquals("passed", probes.get(route + "/clickhouse_query").get("status").asText(), route);
+            assertEquals("passed", probes.get(route + "/source_metadata").get("status").asText(), route);
+        }
+        assertEquals(null, probes.get("typed_binary_streaming/named_collection"), "streaming routes have no such probe");
+        JsonNode missing = probes.get("object_storage_pull_s3/named_collection");
+        assertEquals("failed", missing.get("status").asText());
+        assertEquals("sink.auth.named_collection_missing", missing.get("code").asText());
+        assertEquals("passed", probes.get("object_storage_pull_s3/runtime_write").get("status").asText());
+        assertEquals("skipped", probes.get("object_storage_pull_s3/clickhouse_read").get("status").asText());
+        assertEquals("skipped", probes.get("object_storage_pull_s3/cluster").get("status").asText());
     }
 
     @Test
