@@ -43,6 +43,7 @@ public enum BlockerCode {
     // route capability probes (spec: route capability certification)
     SINK_CLUSTER_PULL_UNSUPPORTED("sink.cluster_pull_unsupported"),
     SINK_NAMED_COLLECTION_MISSING("sink.auth.named_collection_missing"),
+    SINK_NAMED_COLLECTION_UNUSABLE("sink.auth.named_collection_unusable"),
     FORMAT_PARQUET_READ_UNSUPPORTED("format.parquet_read_unsupported"),
     SOURCE_COLUMNAR_WRITER_MISSING("source.columnar_writer_missing"),
     STORAGE_RUNTIME_PUT_DENIED("storage.runtime_put_denied"),

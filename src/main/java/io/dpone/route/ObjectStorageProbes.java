@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -118,7 +119,15 @@ final class ObjectStorageProbes {
                 }
                 run.addProbe(ProbeResult.passed(route, "clickhouse_read", readCode, t0, null));
             } catch (ClickHouseQueryException e) {
-                fail(blocked, Blocker.of(cluster ? BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED
+                String unusable = "named_collection".equals(staging.config().readMode()) ? collectionFault(e) : null;
+                fail(blocked, unusable != null ? Blocker.of(BlockerCode.SINK_NAMED_COLLECTION_UNUSABLE,
+                        "clickhouse_read_access.named_collection", "ClickHouse has named collection "
+                            + staging.config().namedCollection() + " but cannot read the sentinel object with it: "
+                            + (unusable.equals(CREDENTIALS_REFUSED) ? "the store refused its credentials (wrong or "
+                                + "expired keys, or keys without read access to the prefix)"
+                                : "ClickHouse rejected the collection for an s3 read (keys it does not accept there, "
+                                    + "or overrides it does not allow)"), Map.of("reason", unusable))
+                    : Blocker.of(cluster ? BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED
                         : BlockerCode.FORMAT_PARQUET_READ_UNSUPPORTED, "clickhouse_read_access",
                     "ClickHouse could not read the sentinel Parquet object through "
                         + (cluster ? "s3Cluster" : "s3")), "clickhouse_read", t0);
@@ -133,6 +142,29 @@ final class ObjectStorageProbes {
     private static final String COLLECTION = BlockerCode.SINK_NAMED_COLLECTION_MISSING.code();
     private static final String CLUSTER = BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED.code();
     private static final String READ = BlockerCode.FORMAT_PARQUET_READ_UNSUPPORTED.code();
+
+    static final String CREDENTIALS_REFUSED = "credentials_refused";
+    static final String COLLECTION_REJECTED = "collection_rejected";
+    /** What S3 (and S3-compatible stores) answer, through ClickHouse, to keys they do not accept. */
+    private static final List<String> DENIED = List.of("response code: 403", "response code: 401",
+        "check your aws credentials", "accessdenied", "access denied", "invalidaccesskeyid", "signaturedoesnotmatch",
+        "the aws access key id");
+    /** ClickHouse's refusals of a named collection's contents for an s3 call. */
+    private static final List<String> REJECTED = List.of("named collection", "unexpected key");
+
+    /**
+     * Why reading the sentinel through an existing named collection failed, when the cause is the collection (the
+     * runtime has just put the object, so the object and the prefix exist): {@value #CREDENTIALS_REFUSED} or
+     * {@value #COLLECTION_REJECTED}; null for anything else (the store unreachable from ClickHouse, no Parquet
+     * support), which stays {@code format.parquet_read_unsupported}.
+     */
+    static String collectionFault(ClickHouseQueryException e) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (DENIED.stream().anyMatch(m::contains)) {
+            return CREDENTIALS_REFUSED;
+        }
+        return REJECTED.stream().anyMatch(m::contains) ? COLLECTION_REJECTED : null;
+    }
 
     /** A failed probe that blocks the route: its blocker, and its result under the blocker's code and message. */
     private void fail(List<Blocker> blocked, Blocker blocker, String probe, long t0) {

@@ -337,6 +337,31 @@ class CertificationTest {
     }
 
     @Test
+    void aNamedCollectionWithWrongKeysIsUnusableNotAParquetReadProblem() throws Exception {
+        String wrongSecret = "wrong-collection-secret-000000000000000";
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            ch.execute("DROP NAMED COLLECTION IF EXISTS wrong_keys");
+            ch.execute("CREATE NAMED COLLECTION wrong_keys AS access_key_id = " + ClickHouseSql.literal(
+                externalS3.accessKey()) + ", secret_access_key = " + ClickHouseSql.literal(wrongSecret));
+        }
+        try {
+            CertificationReport r = certify("wrongkeys", manifest(TestEngines.newDatabase("wk"), "named_collection",
+                "wrong_keys"), context(externalS3("s3-secret", externalS3.endpoint())), "preflight_only",
+                dir.resolve("state-wk"));
+            RouteDecision s3 = byRoute(r).get("object_storage_pull_s3");
+            assertEquals(List.of("sink.auth.named_collection_unusable"), codes(s3), s3.blockers()::toString);
+            assertEquals("credentials_refused", s3.blockers().get(0).details().get("reason"));
+            assertEquals("clickhouse_read_access.named_collection", s3.blockers().get(0).subject());
+            assertEquals("probed", byRoute(r).get("typed_binary_streaming").status());
+            assertNoSecretIn(dir.resolve("out-wrongkeys"), wrongSecret);
+        } finally {
+            try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+                ch.execute("DROP NAMED COLLECTION IF EXISTS wrong_keys");
+            }
+        }
+    }
+
+    @Test
     void wrongWriterSecretIsRuntimePutDeniedAndNeverPrinted() throws Exception {
         CertificationReport r = certify("put", manifest(TestEngines.newDatabase("put"), "non_production_inline", null),
             context(externalS3("s3-wrong", externalS3.endpoint())), "preflight_only", dir.resolve("state-put"));
