@@ -47,6 +47,7 @@ public final class Certification {
     public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output,
                                    RouteProgress progress) {
         Instant started = Instant.now();
+        io.dpone.route.BulkMode.require(manifest, context); // every route loads over the sink's one transport
         RouteMatrix.Result measured;
         ProductionTargetCheck.State productionBefore;
         Boolean productionTouched;

@@ -7,6 +7,7 @@ import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestOptions;
 import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
 import io.dpone.route.DponeCamel;
@@ -28,7 +29,7 @@ final class RouteCertifier {
     /** Probe codes that mean "this route cannot run here", as opposed to "it ran and was red". */
     private static final Set<String> PROBE_CODES = Set.of("sink.cluster_pull_unsupported",
         "sink.auth.named_collection_missing", "format.parquet_read_unsupported", "source.columnar_writer_missing",
-        "storage.runtime_put_denied");
+        "storage.runtime_put_denied", "sink.auth.named_collection_unusable");
 
     private final DponeCamel camel;
     private final ConnectionContext context;
@@ -50,7 +51,21 @@ final class RouteCertifier {
         return runId + "." + routeId.replace('.', '-').replace('_', '-');
     }
 
+    /**
+     * A route {@code columnar_fast_path.mode} does not admit: blocked with {@code manifest.route_excluded}, never run
+     * or probed.
+     */
+    private static Outcome excluded(BatchManifest manifest, String routeId) {
+        return ManifestOptions.excluded(manifest, routeId).map(b -> new Outcome(new RouteDecision(RouteDecision.SCHEMA,
+            routeId, "blocked", false, safeTarget(manifest, routeId).toString(), 0, 0, 0, 0, false, false,
+            List.of(b)), null, List.of())).orElse(null);
+    }
+
     Outcome live(BatchManifest manifest, String routeId, String runId, long rowLimit, ProgressListener progress) {
+        Outcome excluded = excluded(manifest, routeId);
+        if (excluded != null) {
+            return excluded;
+        }
         TableRef target = safeTarget(manifest, routeId);
         RunReport report = new FullRefreshRunner(camel, context, workDir)
             .run(manifest.withTarget(target, routeId), routeRunId(runId, routeId), progress, rowLimit);
@@ -69,6 +84,10 @@ final class RouteCertifier {
     }
 
     Outcome preflight(BatchManifest manifest, String routeId, String runId) {
+        Outcome excluded = excluded(manifest, routeId);
+        if (excluded != null) {
+            return excluded;
+        }
         TableRef target = safeTarget(manifest, routeId);
         TransferRun run = new TransferRun(io.dpone.route.RunPlan.of(manifest.withTarget(target, routeId),
             routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0, camel.connectors()));

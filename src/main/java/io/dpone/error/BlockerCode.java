@@ -15,6 +15,8 @@ public enum BlockerCode {
     MANIFEST_INVALID_VALUE("manifest.invalid_value"),
     MANIFEST_INVALID_IDENTIFIER("manifest.invalid_identifier"),
     MANIFEST_LITERAL_SECRET("manifest.literal_secret"),
+    MANIFEST_OPTION_UNSUPPORTED("manifest.option_unsupported"),
+    MANIFEST_ROUTE_EXCLUDED("manifest.route_excluded"),
     // connections
     CONNECTION_REF_UNKNOWN("connection.ref_unknown"),
     CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),

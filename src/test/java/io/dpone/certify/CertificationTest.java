@@ -362,6 +362,24 @@ class CertificationTest {
     }
 
     @Test
+    void columnarModeRequiredBlocksTheStreamingRoutesWithTheirCode() {
+        CertificationReport r = certify("required", manifest(TestEngines.newDatabase("req"), "named_collection",
+            "dpone_stage").replace("columnar_fast_path:\n", "columnar_fast_path:\n          mode: required\n")
+            .replace("order_by: [sale_id]", "order_by: [sale_id]\n    route: object_storage_pull_s3"),
+            context(embeddedS3()), "preflight_only", dir.resolve("state-req"));
+        Map<String, RouteDecision> d = byRoute(r);
+        for (String route : List.of("typed_raw_streaming", "typed_binary_streaming")) {
+            assertEquals("blocked", d.get(route).status(), route);
+            assertEquals(List.of("manifest.route_excluded"), codes(d.get(route)), route);
+            assertEquals("source.options.native_transfer.snapshot.columnar_fast_path.mode",
+                d.get(route).blockers().get(0).subject());
+        }
+        for (String route : List.of("direct_push_columnar.chunked", "object_storage_pull_s3")) {
+            assertEquals("probed", d.get(route).status(), () -> route + " " + d.get(route).blockers());
+        }
+    }
+
+    @Test
     void wrongWriterSecretIsRuntimePutDeniedAndNeverPrinted() throws Exception {
         CertificationReport r = certify("put", manifest(TestEngines.newDatabase("put"), "non_production_inline", null),
             context(externalS3("s3-wrong", externalS3.endpoint())), "preflight_only", dir.resolve("state-put"));

@@ -90,6 +90,22 @@ class FullRefreshRouteTest {
         assertFalse(binary.stepMillis().containsKey("parquet_write"), binary.stepMillis()::toString);
     }
 
+    /** A bulk mode the sink cannot give (HTTP to the in-process engine) is refused before anything is written. */
+    @Test
+    void aBulkModeThatIsNotTheSinksTransportIsRefusedBeforeAnySideEffect() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "clickhouse_bulk: {mode: http}");
+        RunReport r = Dpone.run(manifest, "run-http", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertFalse(r.passed());
+        assertEquals(List.of("manifest.option_unsupported"), r.blockers().stream().map(Blocker::code).toList());
+        assertEquals("sink.options.clickhouse_bulk.mode", r.blockers().get(0).subject());
+        assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(db)));
+        Path client = Manifests.fullRefresh(dir, "sales", db, "clickhouse_bulk: {mode: client}");
+        RunReport ok = Dpone.run(client, "run-client", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertTrue(ok.passed(), () -> ok.blockers().toString());
+    }
+
     /**
      * A crash between writing and renaming the run journal leaves a temporary file beside it: the next attempt of
      * the run id removes it, and cleanup_audit counts any it could not remove (here a directory in its place).
