@@ -81,6 +81,10 @@ public final class Certification {
         List<String> warnings = new ArrayList<>();
         decisions.stream().filter(d -> d.status().equals("blocked")).forEach(d -> warnings.add(d.routeId()
             + " blocked: " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+        decisions.stream().filter(d -> !d.status().equals("blocked")).forEach(d -> measured.probes()
+            .getOrDefault(d.routeId(), List.of()).stream().filter(p -> p.status().equals("failed"))
+            .forEach(p -> warnings.add(d.routeId() + ": probe " + p.probe() + " failed without blocking the route: "
+                + p.message())));
         if (choice.withinNoise()) {
             warnings.add("route decision within noise: the rows/s ranges of " + choice.overlapping()
                 + " overlap; " + preferred + " chosen by tie-break " + choice.tieBreak());

@@ -42,9 +42,10 @@ final class ObjectStorageProbes {
 
     /**
      * Runs every probe, records each one's result on the run ({@link TransferRun#addProbe}), and returns the blockers
-     * of the failed ones that block the route.
+     * of the failed ones that block the route. {@code cluster}: the run pulls with s3Cluster; otherwise
+     * {@code clusterOutcome}, when given, is recorded as the {@code cluster} probe (use_cluster_function chose s3()).
      */
-    List<Blocker> run(boolean cluster) {
+    List<Blocker> run(boolean cluster, ProbeResult clusterOutcome) {
         List<Blocker> blocked = new ArrayList<>();
         ObjectStaging staging = run.resources().objectStaging();
         String route = run.plan().routeId();
@@ -93,7 +94,8 @@ final class ObjectStorageProbes {
         }
         t0 = System.nanoTime();
         if (!cluster) {
-            run.addProbe(ProbeResult.skipped(route, "cluster", CLUSTER, "the route pulls with s3()"));
+            run.addProbe(clusterOutcome != null ? clusterOutcome
+                : ProbeResult.skipped(route, "cluster", CLUSTER, "the route pulls with s3()"));
         } else if (staging.cluster() == null || run.clickhouse().query("SELECT 1 FROM system.clusters WHERE "
                 + "cluster = " + ClickHouseSql.literal(staging.cluster())).isEmpty()) {
             fail(blocked, Blocker.of(BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED, "sink.options.clickhouse_bulk",

@@ -85,7 +85,7 @@ class CertificationTest {
               strategy: {mode: full_refresh}
               options:
                 order_by: [sale_id]
-                clickhouse_bulk: {columnar_pull: {cluster: dwh}}
+                clickhouse_bulk: {columnar_pull: {use_cluster_function: always, cluster: dwh}}
             quality:
               distinct_columns: [status]
             certification:
@@ -377,6 +377,47 @@ class CertificationTest {
         for (String route : List.of("direct_push_columnar.chunked", "object_storage_pull_s3")) {
             assertEquals("probed", d.get(route).status(), () -> route + " " + d.get(route).blockers());
         }
+    }
+
+    /**
+     * use_cluster_function on the s3Cluster route, where the cluster is missing (the embedded engine has none): always
+     * blocks it, auto pulls with s3() with a warning and a failed non-blocking cluster probe, never pulls with s3().
+     */
+    @Test
+    void useClusterFunctionDecidesTheS3ClusterRoutesPullWhenTheClusterIsMissing() throws Exception {
+        String db = TestEngines.newDatabase("ucf");
+        ConnectionContext ctx = context(embeddedS3());
+        Map<String, io.dpone.route.RunReport> runs = new HashMap<>();
+        try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false)) {
+            for (String policy : List.of("always", "auto", "never")) {
+                Path file = Manifests.write(dir.resolve("ucf-" + policy + ".yaml"), manifest(db, "named_collection",
+                    "dpone_stage").replace("use_cluster_function: always", "use_cluster_function: " + policy));
+                var m = ManifestLoader.load(file).withTarget(new io.dpone.manifest.TableRef(db, "sales_" + policy),
+                    "object_storage_pull_s3cluster");
+                runs.put(policy, new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-ucf"))
+                    .run(m, "ucf-" + policy, io.dpone.route.ProgressListener.NONE));
+            }
+        }
+        assertEquals(List.of("sink.cluster_pull_unsupported"), runs.get("always").blockers().stream()
+            .map(Blocker::code).toList());
+        for (String policy : List.of("auto", "never")) {
+            io.dpone.route.RunReport r = runs.get(policy);
+            assertTrue(r.passed(), () -> policy + " " + r.blockers());
+            assertEquals(3_000, r.loadedRows(), policy);
+            assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("pulled with s3() instead of s3Cluster()")),
+                () -> policy + " " + r.notes());
+            var cluster = r.probes().stream().filter(p -> p.probe().equals("cluster")).findFirst().orElseThrow();
+            assertEquals(policy.equals("auto") ? "failed" : "skipped", cluster.status(), policy);
+            assertEquals("passed", r.probes().stream().filter(p -> p.probe().equals("clickhouse_read")).findFirst()
+                .orElseThrow().status(), policy);
+        }
+
+        CertificationReport pre = certify("ucf-pre", manifest(TestEngines.newDatabase("ucfp"), "named_collection",
+            "dpone_stage").replace("use_cluster_function: always", "use_cluster_function: auto"),
+            ctx, "preflight_only", dir.resolve("state-ucf-pre"));
+        assertEquals("probed", byRoute(pre).get("object_storage_pull_s3cluster").status());
+        assertTrue(pre.warnings().stream().anyMatch(w -> w.startsWith("object_storage_pull_s3cluster: probe cluster "
+            + "failed without blocking the route")), pre.warnings()::toString);
     }
 
     @Test
