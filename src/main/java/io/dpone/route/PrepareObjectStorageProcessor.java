@@ -63,7 +63,13 @@ public final class PrepareObjectStorageProcessor implements Processor {
             throw new DponeException(blocked);
         }
         // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
-        run.resources().objectStaging().deleteAll();
+        try {
+            run.resources().objectStaging().deleteAll();
+        } catch (RuntimeException e) { // reached only with preflight.require_runtime_write: false
+            throw new DponeException(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
+                "the runtime writer cannot list and delete under the run prefix, which every object-storage route "
+                    + "needs");
+        }
     }
 
     /**

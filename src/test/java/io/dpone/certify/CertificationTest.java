@@ -420,6 +420,33 @@ class CertificationTest {
             + "failed without blocking the route")), pre.warnings()::toString);
     }
 
+    /**
+     * preflight.require_* false makes the runtime write and ClickHouse read probes non-blocking: a store ClickHouse
+     * cannot reach no longer blocks the route; a writer that cannot put no longer fails the probe, but the route still
+     * needs it to clear its prefix.
+     */
+    @Test
+    void preflightRequirementsSwitchedOffDoNotBlockTheRoute() throws Exception {
+        String noRequirements = "\n            preflight: {require_runtime_write: false, "
+            + "require_clickhouse_read: false}";
+        CertificationReport put = certify("noput", manifest(TestEngines.newDatabase("noput"), "non_production_inline",
+            null).replace("clickhouse_read_access: {mode: non_production_inline}",
+            "clickhouse_read_access: {mode: non_production_inline}" + noRequirements),
+            context(externalS3("s3-wrong", externalS3.endpoint())), "preflight_only", dir.resolve("state-noput"));
+        RouteDecision noPut = byRoute(put).get("object_storage_pull_s3");
+        assertEquals(List.of("storage.runtime_put_denied"), codes(noPut));
+        assertTrue(noPut.blockers().get(0).message().contains("under the run prefix"), "not the probe: "
+            + noPut.blockers());
+        assertTrue(Files.readString(dir.resolve("out-noput").resolve("route_decisions.jsonl")).contains(
+            "not blocking: preflight.require_runtime_write is false"));
+        CertificationReport read = certify("noread", manifest(TestEngines.newDatabase("noread"),
+            "non_production_inline", null).replace("clickhouse_read_access: {mode: non_production_inline}",
+            "clickhouse_read_access: {mode: non_production_inline}" + noRequirements),
+            context(externalS3("s3-secret", "http://127.0.0.1:9")), "preflight_only", dir.resolve("state-noread"));
+        assertEquals("probed", byRoute(read).get("object_storage_pull_s3").status(),
+            () -> byRoute(read).get("object_storage_pull_s3").blockers().toString());
+    }
+
     @Test
     void wrongWriterSecretIsRuntimePutDeniedAndNeverPrinted() throws Exception {
         CertificationReport r = certify("put", manifest(TestEngines.newDatabase("put"), "non_production_inline", null),

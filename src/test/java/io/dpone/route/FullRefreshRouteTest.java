@@ -106,6 +106,27 @@ class FullRefreshRouteTest {
         assertTrue(ok.passed(), () -> ok.blockers().toString());
     }
 
+    /** quality.typed_hash off skips the gate (never passes it); sampled hashes one key bucket in hash_sample_modulo. */
+    @Test
+    void typedHashModeAndSampleModuloDecideWhatTheTypedHashGateHashes() throws Exception {
+        java.util.Map<String, io.dpone.quality.GateResult> gate = new java.util.HashMap<>();
+        for (String quality : List.of("typed_hash: 'off'", "typed_hash: sampled\n  hash_sample_modulo: 4",
+                "typed_hash: full")) {
+            Path manifest = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]");
+            java.nio.file.Files.writeString(manifest, java.nio.file.Files.readString(manifest) + "quality:\n  "
+                + quality + "\n");
+            RunReport r = Dpone.run(manifest, "run-q" + gate.size(), TestEngines.context(h2), ProgressListener.NONE,
+                dir.resolve("state"));
+            assertTrue(r.passed(), () -> quality + " " + r.blockers());
+            gate.put(quality.substring(0, quality.indexOf('\n') < 0 ? quality.length() : quality.indexOf('\n')),
+                r.gates().stream().filter(g -> g.gate().equals("typed_hash")).findFirst().orElseThrow());
+        }
+        assertEquals("skipped", gate.get("typed_hash: 'off'").status());
+        long sampled = ((Number) gate.get("typed_hash: sampled").details().get("source_rows_hashed")).longValue();
+        assertTrue(sampled > 0 && sampled < 3_000, "a sample: " + sampled);
+        assertEquals(3_000L, ((Number) gate.get("typed_hash: full").details().get("source_rows_hashed")).longValue());
+    }
+
     /**
      * A crash between writing and renaming the run journal leaves a temporary file beside it: the next attempt of
      * the run id removes it, and cleanup_audit counts any it could not remove (here a directory in its place).
