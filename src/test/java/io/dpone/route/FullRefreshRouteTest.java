@@ -75,10 +75,15 @@ class FullRefreshRouteTest {
             && dir.resolve("state/spool").toFile().list().length > 0, "spool must be empty");
     }
 
-    /** The Parquet routes time the Parquet writer apart from the source read; the streaming routes have no such step. */
+    /**
+     * The Parquet routes time the Parquet writer apart from the source read, in chunks of columnar_fast_path.chunk_rows;
+     * the streaming routes have no such step.
+     */
     @Test
-    void parquetRoutesTimeTheParquetWriteApartFromTheSourceRead() {
+    void parquetRoutesTimeTheParquetWriteApartFromTheSourceRead() throws Exception {
         Path columnar = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]\nroute: direct_push_columnar.chunked");
+        java.nio.file.Files.writeString(columnar, java.nio.file.Files.readString(columnar).replace("chunk_rows: 700}",
+            "chunk_rows: 700, native_transfer: {snapshot: {columnar_fast_path: {chunk_rows: 1000}}}}"));
         RunReport parquet = Dpone.run(columnar, "run-pq", TestEngines.context(h2), ProgressListener.NONE,
             dir.resolve("state"));
         assertTrue(parquet.passed(), () -> parquet.blockers().toString());
@@ -88,6 +93,8 @@ class FullRefreshRouteTest {
         assertTrue(binary.passed(), () -> binary.blockers().toString());
         assertTrue(binary.stepMillis().containsKey("source_read"), binary.stepMillis()::toString);
         assertFalse(binary.stepMillis().containsKey("parquet_write"), binary.stepMillis()::toString);
+        assertEquals(3, parquet.chunks(), "columnar_fast_path.chunk_rows sizes the Parquet chunks");
+        assertEquals(5, binary.chunks(), "source.options.chunk_rows sizes the others");
     }
 
     /** A bulk mode the sink cannot give (HTTP to the in-process engine) is refused before anything is written. */

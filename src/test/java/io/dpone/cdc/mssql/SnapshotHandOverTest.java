@@ -1,6 +1,7 @@
 package io.dpone.cdc.mssql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.Dpone;
@@ -96,6 +97,11 @@ class SnapshotHandOverTest {
             RunReport refused = Dpone.run(Manifests.write(dir.resolve("nofile.yaml"), yaml), "handfile-0",
                 TestEngines.context(url), ProgressListener.NONE, dir.resolve("state"));
             assertEquals(List.of("cdc.checkpoint_json"), refused.blockers().stream().map(b -> b.subject()).toList());
+            RunReport otherInstance = Dpone.run(Manifests.write(dir.resolve("instance.yaml"), yaml
+                + "  checkpoint_json: " + checkpoint + "\n  capture_instance: dbo_not_captured\n"), "handfile-i",
+                TestEngines.context(url), ProgressListener.NONE, dir.resolve("state"));
+            assertFalse(otherInstance.passed(), "cdc.capture_instance names the instance whose position is read");
+            assertFalse(java.nio.file.Files.exists(checkpoint), "nothing committed for a capture instance not there");
             RunReport report = Dpone.run(Manifests.write(dir.resolve("file.yaml"), yaml + "  checkpoint_json: "
                 + checkpoint + "\n"), "handfile-1", TestEngines.context(url), ProgressListener.NONE,
                 dir.resolve("state"));
