@@ -13,11 +13,21 @@ public final class MetadataColumns {
     private MetadataColumns() {
     }
 
+    private static final List<String> TYPES = List.of("String", "String", "DateTime64(3, 'UTC')",
+        "DateTime64(3, 'UTC')");
+
+    /** Their ClickHouse types, in the order of {@link #NAMES}. */
+    public static List<String> types() {
+        return TYPES;
+    }
+
     /** Column definitions for CREATE TABLE. */
     public static String ddl() {
-        return ClickHouseSql.id(RUN_ID) + " String, " + ClickHouseSql.id(LOAD_ID) + " String, "
-            + ClickHouseSql.id(LOADED_AT) + " DateTime64(3, 'UTC'), " + ClickHouseSql.id(EXTRACTED_AT)
-            + " DateTime64(3, 'UTC')";
+        StringBuilder ddl = new StringBuilder();
+        for (int i = 0; i < NAMES.size(); i++) {
+            ddl.append(i == 0 ? "" : ", ").append(ClickHouseSql.id(NAMES.get(i))).append(' ').append(TYPES.get(i));
+        }
+        return ddl.toString();
     }
 
     /** The SELECT expressions that fill them for one load. */

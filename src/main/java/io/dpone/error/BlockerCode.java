@@ -140,6 +140,8 @@ public enum BlockerCode {
     PUBLICATION_GRANTS_MISSING("publication.grants_missing"),
     PUBLICATION_DDL_RETENTION_TOO_SHORT("publication.ddl_queue_retention_too_short"),
     PUBLICATION_INVENTORY_INCOMPLETE("publication.inventory_incomplete"),
+    PUBLICATION_INVENTORY_VIEWS_DIFFER("publication.inventory_views_differ"),
+    PUBLICATION_ADMISSION_QUERY_FAILED("publication.admission_query_failed"),
     // dpone serve (io.dpone.serve)
     SERVE_CONFIG_UNREADABLE("serve.config_unreadable"),
     SERVE_CONFIG_INVALID("serve.config_invalid"),

@@ -22,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 
 /**
  * Reads the source ({@link RowPrefetcher}: its own thread, or one per primary-key range) and, on a second thread, encodes rows into chunk files
@@ -51,6 +52,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private final WorkerThreads workers;
     private WorkerThreads.Worker thread;
     private Object next;
+    private Predicate<Object[]> staged = row -> false;
+    private final AtomicLong rowsSkipped = new AtomicLong();
 
     /**
      * Several cursors (key ranges of one table) feed the same bounded pipeline; row order is not kept.
@@ -67,6 +70,22 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         this.evidence = evidence;
         this.progress = progress;
         this.workers = workers;
+    }
+
+    /**
+     * Rows for which {@code staged} holds (already in the staging table, see {@link StagingResume}) still go to the
+     * evidence but into no chunk. Set before {@link #start()}.
+     */
+    public void skipStaged(Predicate<Object[]> staged) {
+        if (thread != null) {
+            throw new IllegalStateException("the producer has started");
+        }
+        this.staged = staged;
+    }
+
+    /** Rows read but not spooled because the staging table holds them already. */
+    public long rowsSkipped() {
+        return rowsSkipped.get();
     }
 
     public void start() {
@@ -101,10 +120,16 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                         buf.reset();
                         encoder.encode(row, buf, offsets);
                         evidence.row(row, buf.array(), offsets);
-                        long w1 = System.nanoTime();
-                        out.write(row, buf);
-                        writing += System.nanoTime() - w1;
-                        chunkRowCount++;
+                        if (staged.test(row)) {
+                            // counted at its RowBinary size: the chunk format's size of a row never spooled is unknown
+                            bytes += buf.length();
+                            rowsSkipped.incrementAndGet();
+                        } else {
+                            long w1 = System.nanoTime();
+                            out.write(row, buf);
+                            writing += System.nanoTime() - w1;
+                            chunkRowCount++;
+                        }
                         if ((++rows & 0x3FF) == 0) {
                             rowsRead.set(rows);
                             progress.accept(rows);

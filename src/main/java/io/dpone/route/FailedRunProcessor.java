@@ -1,6 +1,8 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.TableAdmin;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -9,8 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The shared error policy's step: stops the source reader, deletes spooled chunks, and drops this run's own
  * staging table unless the run already published (then the leftover is the predecessor, dropped on resume).
- * The target's data is never touched here; merges paused on an embedded target for the run start again. The
- * exception still propagates to the caller.
+ * The target's data is never touched here; merges paused on an embedded target for the run start again. A run the
+ * process's stop ended keeps its staging table: the next attempt with the run id resumes from it
+ * ({@link StagingResume}). The exception still propagates to the caller.
  */
 public final class FailedRunProcessor implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(FailedRunProcessor.class);
@@ -48,6 +51,19 @@ public final class FailedRunProcessor implements Processor {
                     run.plan().runKey());
             }
         }
+        if (stoppedByShutdown(exchange)) {
+            // a stop, not a failure: the next start resumes the run id from the staging table's rows (StagingResume)
+            LOG.info("staging table of run {} kept: the next attempt with the same run id loads only what it lacks",
+                run.plan().runKey());
+            if (run.stagingStats() != null) {
+                try {
+                    run.stagingStats().abandon(); // merges run again on the kept table
+                } catch (RuntimeException e) {
+                    LOG.warn("merges of the staging table of run {} could not be started again", run.plan().runKey());
+                }
+            }
+            return;
+        }
         if (!run.published() && resources.hasClickHouse() && run.stagingTable() != null) {
             try {
                 new TableAdmin(resources.clickhouse()).drop(run.plan().manifest().sink().stagingSchema(),
@@ -57,5 +73,20 @@ public final class FailedRunProcessor implements Processor {
                     run.plan().runKey());
             }
         }
+    }
+
+    /** The run ends because the process is stopping (a chunk boundary refused it, or the context is going down). */
+    static boolean stoppedByShutdown(Exchange exchange) {
+        if (exchange.getContext().isStopping()) {
+            return true;
+        }
+        for (Throwable t = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class); t != null
+                && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof DponeException d && d.blockers().stream()
+                    .anyMatch(b -> b.code().equals(BlockerCode.SERVE_SHUTDOWN_INTERRUPTED.code()))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -125,6 +125,7 @@ public final class FullRefreshRunner {
         return new RunReport(RunReport.SCHEMA, plan.runId(), blockers.isEmpty(), plan.routeId(), m.name(),
             m.source().table().toString(), m.sink().table().toString(), sourceRows, counted.rows(), counted.bytes(),
             counted.chunks(), run.resumedAfterPublish(), run.gates(), blockers, counted.stepMillis(),
-            plan.startedAt(), end, ms, counted.rows() * 1000 / ms, null, run.notes(), run.probes());
+            plan.startedAt(), end, ms, counted.rows() * 1000 / ms, null, run.notes(),
+            run.resumedStaging(), run.probes());
     }
 }

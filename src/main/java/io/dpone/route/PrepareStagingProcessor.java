@@ -26,8 +26,9 @@ import org.apache.camel.Processor;
 
 /**
  * First step of a full refresh: connect, check the target databases are Atomic, recognise a resume of this run
- * id (target already holds this run's generation, or a leftover staging table of this run), describe the source,
- * create the staging table, and start the chunk producer. Every check here happens before any source row is read.
+ * id (target already holds this run's generation, or a leftover staging table of this run: see
+ * {@link StagingResume}), describe the source, create the staging table (or keep the leftover, and skip the rows it
+ * holds), and start the chunk producer. Every check here happens before any source row is read.
  */
 public final class PrepareStagingProcessor implements Processor {
     public static final String CHUNKS = "dponeChunks";
@@ -63,7 +64,6 @@ public final class PrepareStagingProcessor implements Processor {
         }
         run.replacedMerges(ReplacedGenerationMerges.pause(clickhouse, sink.table().schema(), sink.table().name())
             .orElse(null));
-        admin.drop(sink.stagingSchema(), stagingTable); // our own leftover from a crashed attempt, if any
 
         var src = plan.manifest().source();
         Supplier<SourceReader> openSource = () -> plan.connectors().source(plan.context().resolve(
@@ -76,6 +76,9 @@ public final class PrepareStagingProcessor implements Processor {
         source.estimatedRows(run.table()).ifPresent(n -> plan.progress().rowsExpected(
             plan.rowLimit() > 0 ? Math.min(n, plan.rowLimit()) : n));
         String createStaging = createStagingSql(run);
+        // our own leftover from an attempt that was killed or stopped: kept when it can be resumed from, else dropped
+        var kept = StagingResume.keepOrDrop(run, clickhouse, orderBy(run));
+        kept.ifPresent(run::keptStaging);
         run.spoolDir(SpoolDirectory.fresh(plan.workDir(), plan.runKey()));
         ReadPlan readPlan = ReadPlan.plan(source, run.table(), src.parallelReaders(), src.parallelMinRows(),
             plan.rowLimit());
@@ -89,11 +92,14 @@ public final class PrepareStagingProcessor implements Processor {
             chunkRows(exchange, run), sink.maxSourceBytes(),
             new SourceStatsCollector(run.table(), quality.hashSampleModulo(), quality.distinctColumns()),
             plan.progress()::rowsRead, WorkerThreads.of(exchange.getContext()));
+        kept.ifPresent(k -> producer.skipStaged(k.staged()));
         run.resources().producer(producer);
         // reading and encoding the first chunk (spool files only) overlaps the staging DDL; the first load
         // comes after this step. If the DDL fails, the run's close cancels the producer.
         producer.start();
-        clickhouse.execute(createStaging);
+        if (kept.isEmpty()) {
+            clickhouse.execute(createStaging);
+        }
         run.stagingStats(PartwiseTableStats.start(clickhouse, sink.stagingSchema(), stagingTable,
             run.table().columns().stream().map(SourceColumn::name).toList(),
             FidelityColumns.all(run.table().columns()), plan.runId(), quality.hashSampleModulo(),

@@ -19,6 +19,7 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                         Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
                         long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ResumedStaging resumedStaging,
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ProbeResult> probes) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
 
@@ -28,10 +29,17 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                      int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
                      Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
                      long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
-                     List<String> notes) {
+                     List<String> notes, ResumedStaging resumedStaging) {
         this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, notes, List.of());
+            durationMs, rowsPerSecond, publication, notes, resumedStaging, List.of());
+    }
+
+    /**
+     * A resume that kept the staging table an earlier attempt of the run left: the rows it held (not loaded again)
+     * and the chunk inserts they came in (counted by their distinct load id and load time).
+     */
+    public record ResumedStaging(long rowsKept, long chunksKept) {
     }
 
     /** The report of a cluster publication: its protocol outcome and receipt, no transfer route or gates. */
@@ -52,7 +60,7 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                      long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication) {
         this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, List.of());
+            durationMs, rowsPerSecond, publication, List.of(), null);
     }
 
     /** A local (single-server) run: no cluster publication block. */
@@ -72,14 +80,14 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         more.add(note);
         return new RunReport(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows,
             loadedRows, encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, more, probes);
+            durationMs, rowsPerSecond, publication, more, resumedStaging, probes);
     }
 
     /** This report with {@code others} as its blockers (and so not passed). */
     public RunReport withBlockers(List<Blocker> others) {
         return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, others, stepMillis, startedAt, finishedAt, durationMs,
-            rowsPerSecond, publication, notes, probes);
+            rowsPerSecond, publication, notes, resumedStaging, probes);
     }
 
     public RunReport {

@@ -38,6 +38,7 @@ public final class TransferRun {
     private String pullReadSettings;
     private boolean published;
     private boolean resumedAfterPublish;
+    private StagingResume.Kept keptStaging;
 
     public TransferRun(RunPlan plan) {
         this.plan = plan;
@@ -201,6 +202,16 @@ public final class TransferRun {
     }
 
     /** A previous attempt of this run id already published: only its cleanup can be outstanding. */
+    /** This attempt resumes the staging table an earlier attempt of the run left (see {@link StagingResume}). */
+    synchronized void keptStaging(StagingResume.Kept kept) {
+        keptStaging = Once.set(keptStaging, kept, "kept staging");
+    }
+
+    /** The report's {@code resumed_staging} block, or null when the staging table was created by this attempt. */
+    public synchronized RunReport.ResumedStaging resumedStaging() {
+        return keptStaging == null ? null : new RunReport.ResumedStaging(keptStaging.rows(), keptStaging.inserts());
+    }
+
     public synchronized void markResumedAfterPublish() {
         resumedAfterPublish = true;
         published = true;

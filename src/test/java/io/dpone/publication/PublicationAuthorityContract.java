@@ -62,11 +62,12 @@ public abstract class PublicationAuthorityContract {
         assertFalse(auth.replace(key, 1, FenceRecord.fenced("op-a")), "nothing to replace");
         assertTrue(auth.create(key, FenceRecord.fenced("op-a")));
         long v1 = auth.read(key).orElseThrow().version();
+        assertEquals(1, v1, "version 1 after create");
         FenceRecord sealed = FenceRecord.fenced("op-a").sealed("g-1", "cd".repeat(32), 7);
         assertTrue(auth.replace(key, v1, sealed));
         Fence f2 = auth.read(key).orElseThrow();
         assertEquals(sealed, f2.record());
-        assertTrue(f2.version() > v1);
+        assertEquals(v1 + 1, f2.version(), "exactly one version on per replace");
         assertFalse(auth.replace(key, v1, sealed.withPhase(Phase.READY)), "stale version");
         assertEquals(sealed, auth.read(key).orElseThrow().record());
         assertTrue(auth.replace(key, f2.version(), sealed.withPhase(Phase.READY)));

@@ -147,5 +147,29 @@ class TwinClusterPublicationTest {
         }
         assertFalse(json.contains(dir.toString()), "no local path in the report");
         assertFalse(json.contains("127.0.0."), "no member address in the report");
+
+        // the same run id resumed after the members' aliases were swapped: the member ids are the same, the resolved
+        // endpoint set is not, so the digest kept in the fence record refuses the resume before any member is touched
+        Map<String, String> swapped = new HashMap<>(options);
+        swapped.put("members", "127.0.0.1:9000=twin_b, 127.0.0.2:9000=twin_a");
+        ConnectionContext remappedCtx = ConnectionContext.of(Map.of(
+            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
+            "cluster_ch", new ContextEntry("cluster_ch", ConnectionType.CLICKHOUSE, entry.url(), entry.user(), null,
+                entry.passwordFile(), false, swapped),
+            "twin_a", a.alias("twin_a"), "twin_b", b.alias("twin_b")), false);
+        RunReport remapped = Dpone.run(manifest, "twin-cluster-1", remappedCtx, ProgressListener.NONE, dir.resolve("work"));
+        String remappedJson = ReportWriter.json(remapped);
+        assertEquals(List.of("publication.inventory_changed"), remapped.blockers().stream().map(Blocker::code).toList(),
+            remappedJson);
+        assertEquals(r.publication().members(), remapped.publication().members(), "the same member ids");
+        assertFalse(r.publication().inventoryDigest().equals(remapped.publication().inventoryDigest()));
+        assertEquals(r.publication().inventoryDigest(),
+            remapped.blockers().get(0).details().get("recorded_inventory_digest"));
+        assertEquals("DDL_RECORDED", remapped.publication().phase(), "the record is left as it was");
+        assertFalse(remappedJson.contains("127.0.0."), "no member address in the refusal");
+        assertFalse(remappedJson.contains(dir.toString()), "no local path in the refusal");
+        for (String url : List.of(a.alias("twin_a").url(), b.alias("twin_b").url())) {
+            assertFalse(remappedJson.contains(url), "no endpoint in the refusal");
+        }
     }
 }

@@ -31,6 +31,27 @@ public final class TestEngines {
      * {@code system.clusters} and Distributed tables have something to show; nothing listens on its addresses.
      */
     public static final String PUBLICATION_CLUSTER = "dpone_test_publication_cluster";
+    /** Clusters of shapes a publication refuses: two one-replica shards, one member, two shards with mixed flags. */
+    public static final String TWO_SHARDS_CLUSTER = "dpone_test_two_shards";
+    public static final String ONE_MEMBER_CLUSTER = "dpone_test_one_member";
+    public static final String MIXED_FLAGS_CLUSTER = "dpone_test_mixed_flags";
+    private static final String SHAPES = "<" + TWO_SHARDS_CLUSTER + ">" + shard(false, "127.0.0.1") + shard(false, "127.0.0.2")
+        + "</" + TWO_SHARDS_CLUSTER + "><" + ONE_MEMBER_CLUSTER + ">" + shard(false, "127.0.0.1") + "</" + ONE_MEMBER_CLUSTER
+        + "><" + MIXED_FLAGS_CLUSTER + ">" + shard(true, "127.0.0.1", "127.0.0.2") + shard(false, "127.0.0.3") + "</"
+        + MIXED_FLAGS_CLUSTER + ">";
+    /** Non-default distributed-DDL queue settings, so a test can tell values read from the server from defaults. */
+    public static final long TASK_MAX_LIFETIME_SECONDS = 1_209_600;
+    public static final long MAX_TASKS_IN_QUEUE = 700;
+    private static final String DISTRIBUTED_DDL = "<distributed_ddl><task_max_lifetime>" + TASK_MAX_LIFETIME_SECONDS
+        + "</task_max_lifetime><max_tasks_in_queue>" + MAX_TASKS_IN_QUEUE + "</max_tasks_in_queue></distributed_ddl>";
+
+    private static String shard(boolean internalReplication, String... hosts) {
+        StringBuilder s = new StringBuilder("<shard><internal_replication>" + internalReplication + "</internal_replication>");
+        for (String h : hosts) {
+            s.append("<replica><host>").append(h).append("</host><port>9000</port></replica>");
+        }
+        return s.append("</shard>").toString();
+    }
     private static int zooKeeperPort;
     private static org.apache.curator.test.TestingServer zooKeeper;
 
@@ -69,7 +90,7 @@ public final class TestEngines {
                 + "<remote_servers><" + PUBLICATION_CLUSTER + "><shard><internal_replication>false"
                 + "</internal_replication><replica><host>127.0.0.1</host><port>9000</port></replica>"
                 + "<replica><host>127.0.0.2</host><port>9000</port></replica></shard></" + PUBLICATION_CLUSTER
-                + "></remote_servers></clickhouse>");
+                + ">" + SHAPES + "</remote_servers>" + DISTRIBUTED_DDL + "</clickhouse>");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

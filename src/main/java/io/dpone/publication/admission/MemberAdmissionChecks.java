@@ -19,7 +19,8 @@ import java.util.Set;
  * it exists) is not Distributed and has the mode's engine family, the principal's grants cover the protocol's
  * statements (best effort: {@code SHOW GRANTS} of the current user; grants through roles cannot be expanded and
  * are not judged), and the distributed-DDL queue keeps entries ({@code distributed_ddl.task_max_lifetime}) longer
- * than the maximum recovery window. Every finding is a blocker whose subject is the opaque member id.
+ * than the maximum recovery window. Every finding is a blocker whose subject is the opaque member id; a query the
+ * member refuses is a typed blocker too ({@link AdmissionFailures}).
  */
 public final class MemberAdmissionChecks {
     /** The publication mode: which engine family a target must have. */
@@ -28,25 +29,35 @@ public final class MemberAdmissionChecks {
     /** What the protocol runs on the target database: create, load, read, exchange (and drop) tables. */
     static final List<String> REQUIRED = List.of("SELECT", "INSERT", "CREATE TABLE", "DROP TABLE");
     /** ClickHouse's default {@code distributed_ddl.task_max_lifetime} (one week), for servers that do not list it. */
-    static final long DEFAULT_TASK_MAX_LIFETIME_SECONDS = 7 * 24 * 3600;
+    static final long DEFAULT_TASK_MAX_LIFETIME_SECONDS = DdlQueueSettings.DEFAULT_TASK_MAX_LIFETIME_SECONDS;
 
     private MemberAdmissionChecks() {
     }
 
+    /** The checks with the member's queue settings read here (see {@link DdlQueueSettings#read}). */
     public static List<Blocker> check(MemberId member, ClickHouseEndpoint endpoint, String database, String table,
                                       Mode mode, Duration maxRecoveryWindow) {
+        return check(member, endpoint, database, table, mode, maxRecoveryWindow,
+            DdlQueueSettings.read(member, endpoint));
+    }
+
+    /**
+     * The checks with the member's already-read queue settings. A query the member refuses throws a typed
+     * {@code publication.admission_query_failed} (or {@code publication.member_unreachable}), never an untyped error.
+     */
+    public static List<Blocker> check(MemberId member, ClickHouseEndpoint endpoint, String database, String table,
+                                      Mode mode, Duration maxRecoveryWindow, DdlQueueSettings queue) {
         List<Blocker> blockers = new ArrayList<>();
-        List<List<String>> db = endpoint.query("SELECT engine FROM system.databases WHERE name = "
-            + ClickHouseSql.literal(database));
+        String subject = member.toString();
+        List<List<String>> db = AdmissionFailures.query(subject, "system.databases",
+            () -> endpoint.query("SELECT engine FROM system.databases WHERE name = " + ClickHouseSql.literal(database)));
         databaseEngine(member, db.isEmpty() ? null : db.get(0).get(0)).ifPresent(blockers::add);
-        List<List<String>> t = endpoint.query("SELECT engine FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
+        List<List<String>> t = AdmissionFailures.query(subject, "system.tables",
+            () -> endpoint.query("SELECT engine FROM system.tables WHERE database = "
+                + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table)));
         targetEngine(member, t.isEmpty() ? null : t.get(0).get(0), mode).ifPresent(blockers::add);
         showGrants(endpoint).ifPresent(lines -> grants(member, database, lines).ifPresent(blockers::add));
-        List<List<String>> lifetime = endpoint.query("SELECT value FROM system.server_settings"
-            + " WHERE name = 'distributed_ddl.task_max_lifetime'");
-        retention(member, lifetime.isEmpty() ? null : lifetime.get(0).get(0), maxRecoveryWindow)
-            .ifPresent(blockers::add);
+        retention(member, Long.toString(queue.taskMaxLifetimeSeconds()), maxRecoveryWindow).ifPresent(blockers::add);
         return blockers;
     }
 

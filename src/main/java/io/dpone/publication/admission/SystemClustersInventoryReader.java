@@ -11,7 +11,7 @@ import java.util.List;
  * row, ordered by (shard, replica), with the native {@code host_name}/{@code port} (used only to resolve a
  * connection and to derive the opaque id) and {@code internal_replication} (a column since ClickHouse 23.10).
  * A cluster without rows is {@code publication.inventory_incomplete}; judging the inventory (one shard, at least
- * two members, one consistent flag matching the mode) is the admission's job.
+ * two members, one consistent flag matching the mode, the same view on every member) is the admission's job.
  */
 public final class SystemClustersInventoryReader {
     private final ClickHouseEndpoint endpoint;
@@ -20,16 +20,22 @@ public final class SystemClustersInventoryReader {
         this.endpoint = endpoint;
     }
 
+    /** The cluster as this endpoint advertises it; {@code publication.inventory_incomplete} when it has no rows. */
     public List<AdvertisedMember> read(String cluster) {
-        List<AdvertisedMember> members = fromRows(cluster, endpoint.query("SELECT host_name, toString(port),"
-            + " toString(shard_num), toString(replica_num), toString(internal_replication) FROM system.clusters"
-            + " WHERE cluster = " + ClickHouseSql.literal(cluster) + " ORDER BY shard_num, replica_num"));
+        List<AdvertisedMember> members = view(cluster);
         if (members.isEmpty()) {
             throw new DponeException(BlockerCode.PUBLICATION_INVENTORY_INCOMPLETE,
                 "sink.options.physical_design.storage.clickhouse.cluster.name",
                 "system.clusters holds no members for the publication cluster");
         }
         return members;
+    }
+
+    /** The cluster as this endpoint advertises it, possibly empty (a member compares it with the entry's view). */
+    public List<AdvertisedMember> view(String cluster) {
+        return fromRows(cluster, endpoint.query("SELECT host_name, toString(port),"
+            + " toString(shard_num), toString(replica_num), toString(internal_replication) FROM system.clusters"
+            + " WHERE cluster = " + ClickHouseSql.literal(cluster) + " ORDER BY shard_num, replica_num"));
     }
 
     /** Rows of host_name, port, shard_num, replica_num, internal_replication (all as text). */

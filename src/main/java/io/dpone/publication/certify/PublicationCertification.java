@@ -8,10 +8,11 @@ import java.util.List;
 /**
  * Live certification evidence ({@value #SCHEMA}): the only document that may say {@code PASS}. Written only for an
  * explicitly approved environment, after the protocol ran against the live cluster and every invariant held on
- * every member.
+ * every member. {@code environment} is the approved environment's name and {@code buildCommit} the commit the
+ * running build was made from ({@link io.dpone.report.BuildInfo}: baked into the jar at build time).
  */
 public record PublicationCertification(String schema, String evidenceScope, String evidenceStatus, String environment,
-                                       String runId, ClusterPublicationResult publication,
+                                       String buildCommit, String runId, ClusterPublicationResult publication,
                                        List<CertificationCheck> checks, List<Blocker> blockers, Instant certifiedAt) {
     public static final String SCHEMA = "dpone.clickhouse.cluster-publication-certification.v1";
 

@@ -75,7 +75,7 @@ public final class PublicationCertifier {
         boolean pass = run.passed() && receipt != null && blockers.isEmpty() && !checks.isEmpty()
             && checks.stream().allMatch(CertificationCheck::passed);
         PublicationCertification evidence = new PublicationCertification(PublicationCertification.SCHEMA,
-            "live_certification", pass ? "PASS" : "FAIL", environment, runId, run.publication(), checks, blockers,
+            "live_certification", pass ? "PASS" : "FAIL", environment, io.dpone.report.BuildInfo.commit(), runId, run.publication(), checks, blockers,
             Instant.now());
         AtomicFiles.write(output.resolve(FILE), ReportWriter.json(evidence));
         return evidence;

@@ -10,9 +10,12 @@ import io.dpone.publication.protocol.ClusterStatement;
 import io.dpone.publication.protocol.DdlOutcomeUnknownException;
 import io.dpone.publication.protocol.DdlQueueEntry;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -96,6 +99,17 @@ public final class ClickHouseClusterDdl implements ClusterDdl {
             return DdlQueueRows.entry(cluster, queryId, initiator.query(DdlQueueRows.select(cluster, queryId)));
         } catch (ClickHouseQueryException e) {
             throw new DponeException(BlockerCode.PUBLICATION_DDL_FAILED, "ddl " + queryId,
+                "the distributed DDL queue cannot be read: " + MemberFailures.safe(e.getMessage()));
+        }
+    }
+
+    @Override
+    public OptionalLong entriesSince(Instant since) {
+        try {
+            List<List<String>> rows = initiator.query(DdlQueueRows.countSince(since));
+            return rows.isEmpty() ? OptionalLong.of(0) : OptionalLong.of(Long.parseLong(rows.get(0).get(0)));
+        } catch (ClickHouseQueryException e) {
+            throw new DponeException(BlockerCode.PUBLICATION_DDL_FAILED, "ddl queue",
                 "the distributed DDL queue cannot be read: " + MemberFailures.safe(e.getMessage()));
         }
     }

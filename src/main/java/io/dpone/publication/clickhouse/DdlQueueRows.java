@@ -36,6 +36,15 @@ public final class DdlQueueRows {
     }
 
     /**
+     * One value: how many entries the whole queue (every cluster's: {@code max_tasks_in_queue} bounds the shared
+     * queue path) holds that were created at or after {@code since} (whole seconds, rounded down: counts more).
+     */
+    static String countSince(java.time.Instant since) {
+        return "SELECT toString(uniqExact(entry)) FROM system.distributed_ddl_queue"
+            + " WHERE query_create_time >= toDateTime(" + Math.max(0, since.getEpochSecond()) + ", 'UTC')";
+    }
+
+    /**
      * The entry from its rows. Should a marker ever match two entries (it cannot unless the statement was sent
      * twice), the first entry is the bound one. Rows without a host (the entry is being written or removed) are
      * skipped; an entry without any host row is no entry.

@@ -17,8 +17,10 @@ import java.util.UUID;
 
 /**
  * The JSON form of a {@link FenceRecord} as the authority stores it ({@code dpone.publication.fence-record.v1}):
- * snake_case keys, members keyed by their opaque id, UUIDs as text, {@code ddl_recorded_at} as ISO-8601 UTC.
- * Encoding is canonical (fixed key order, members sorted), so equal records encode to equal text.
+ * snake_case keys, members keyed by their opaque id, UUIDs as text, {@code ddl_recorded_at} as ISO-8601 UTC,
+ * {@code inventory_digest} the admitted inventory digest the operation was fenced with. A record written before
+ * that key existed decodes with a null digest (the schema stays v1: the key is additive, and an older reader
+ * ignores it). Encoding is canonical (fixed key order, members sorted), so equal records encode to equal text.
  */
 public final class FenceRecordJson {
     public static final String SCHEMA = "dpone.publication.fence-record.v1";
@@ -41,6 +43,7 @@ public final class FenceRecordJson {
             .put("candidate_uuid", m.candidateUuid() == null ? null : m.candidateUuid().toString()));
         root.put("ddl_query_id", r.ddlQueryId());
         root.put("ddl_recorded_at", r.ddlRecordedAt() == null ? null : r.ddlRecordedAt().toString());
+        root.put("inventory_digest", r.inventoryDigest());
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {
@@ -69,7 +72,7 @@ public final class FenceRecordJson {
             return new FenceRecord(operation, Phase.valueOf(root.path("phase").asText()),
                 text(root.get("generation_id")), text(root.get("artifact_sha256")),
                 root.path("artifact_rows").asLong(), members, text(root.get("ddl_query_id")),
-                at == null || at.isNull() ? null : Instant.parse(at.asText()));
+                at == null || at.isNull() ? null : Instant.parse(at.asText()), text(root.get("inventory_digest")));
         } catch (JsonProcessingException | RuntimeException e) {
             throw new DponeException(BlockerCode.PUBLICATION_AUTHORITY_RECORD_INVALID, "authority " + targetKey,
                 "the authority record of target " + targetKey + " cannot be decoded");

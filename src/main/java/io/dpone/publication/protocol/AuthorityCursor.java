@@ -9,7 +9,9 @@ import java.util.Optional;
 /**
  * This operation's view of its authority record: acquires the fence, then advances the record with
  * version-checked writes. A write that reports failure is re-read: finding exactly the record we wrote means
- * the store retried our own write (lost acknowledgement) and is accepted; anything else is a conflict.
+ * the store retried our own write (lost acknowledgement: exactly one version on) and is accepted; anything else
+ * is a conflict. Resuming its own record, a process first takes it over (rewrites it, one version on), so an
+ * older process of the same operation that is still alive fails {@link #verify()} before its next write.
  */
 final class AuthorityCursor {
     private final PublicationAuthority authority;
@@ -25,32 +27,37 @@ final class AuthorityCursor {
         this.operationId = operationId;
     }
 
-    /** Takes the fence for {@code operationId}, or resumes it; throws {@code publication.fenced} when another
-     * operation's record is unresolved. */
-    static AuthorityCursor acquire(PublicationAuthority authority, String key, String operationId) {
+    /** Takes the fence for {@code operationId} (a fresh record carries {@code inventoryDigest}), or resumes it;
+     * throws {@code publication.fenced} when another operation's record is unresolved. */
+    static AuthorityCursor acquire(PublicationAuthority authority, String key, String operationId,
+                                   String inventoryDigest) {
         AuthorityCursor c = new AuthorityCursor(authority, key, operationId);
         Optional<PublicationAuthority.Fence> current = authority.read(key);
         if (current.isEmpty()) {
-            FenceRecord fresh = FenceRecord.fenced(operationId);
-            if (!authority.create(key, fresh)) {
-                current = authority.read(key);
-                if (current.isEmpty() || !current.get().record().operationId().equals(operationId)) {
-                    throw fenced(current.map(PublicationAuthority.Fence::record).orElse(null));
-                }
+            FenceRecord fresh = FenceRecord.fenced(operationId, inventoryDigest);
+            boolean created = authority.create(key, fresh);
+            current = authority.read(key);
+            if (current.isPresent() && current.get().version() == 1 && current.get().record().equals(fresh)) {
+                // our create (version 1), or its retry after a lost acknowledgement
                 return c.at(current.get(), null);
             }
-            return c.at(reread(authority, key), null);
+            if (created || current.isEmpty()) {
+                // created, then overtaken before it was read back: a newer process of this operation holds it
+                throw current.isEmpty() ? fenced(null) : conflict();
+            }
         }
         FenceRecord found = current.get().record();
         if (found.operationId().equals(operationId)) {
-            return c.at(current.get(), found.phase());
+            c.at(current.get(), found.phase());
+            c.advance(found);
+            return c;
         }
         if (!found.phase().resolved()) {
             throw fenced(found);
         }
         c.record = found;
         c.version = current.get().version();
-        c.advance(FenceRecord.fenced(operationId));
+        c.advance(FenceRecord.fenced(operationId, inventoryDigest));
         c.foundAt = null;
         return c;
     }
@@ -76,7 +83,7 @@ final class AuthorityCursor {
         io.dpone.watchdog.PhaseWatchdog.phase("publication/" + next.phase().name().toLowerCase(java.util.Locale.ROOT));
         if (authority.replace(key, version, next)) {
             PublicationAuthority.Fence now = reread(authority, key);
-            if (!now.record().equals(next)) {
+            if (!now.record().equals(next) || now.version() != version + 1) {
                 throw conflict();
             }
             record = now.record();
@@ -84,10 +91,25 @@ final class AuthorityCursor {
             return record;
         }
         Optional<PublicationAuthority.Fence> now = authority.read(key);
-        if (now.isPresent() && now.get().record().equals(next)) {
+        if (now.isPresent() && now.get().record().equals(next) && now.get().version() == version + 1) {
             record = next;
             version = now.get().version();
             return record;
+        }
+        if (now.isPresent() && !now.get().record().operationId().equals(operationId)) {
+            throw fenced(now.get().record());
+        }
+        throw conflict();
+    }
+
+    /**
+     * Passes only while the authority still holds exactly the record and version this process last wrote; called
+     * before every write to a member, the DDL channel, the stores or the source state ({@link FencedWrites}).
+     */
+    void verify() {
+        Optional<PublicationAuthority.Fence> now = authority.read(key);
+        if (now.isPresent() && now.get().version() == version && now.get().record().equals(record)) {
+            return;
         }
         if (now.isPresent() && !now.get().record().operationId().equals(operationId)) {
             throw fenced(now.get().record());

@@ -13,28 +13,33 @@ import java.util.Map;
  * fence → seal → stage every member → READY barrier → record and send the publication DDL once → reconcile →
  * durable receipt → advance source state → exact predecessor cleanup. Every run, first or resumed, starts
  * from the authority record and member evidence, never from memory, so the same run id resumes the exact
- * incomplete phase.
+ * incomplete phase. Every write after the fence is checked against it ({@link FencedWrites}).
  */
 public final class ClusterPublication {
-    private final PublicationEnvironment env;
+    private final PublicationEnvironment unfenced;
+    private PublicationEnvironment env;
 
     public ClusterPublication(PublicationEnvironment env) {
+        this.unfenced = env;
         this.env = env;
     }
 
     public PublicationOutcome run() {
         AuthorityCursor cursor;
         try {
-            cursor = AuthorityCursor.acquire(env.authority(), env.target().targetKey(), env.operationId());
+            cursor = AuthorityCursor.acquire(unfenced.authority(), unfenced.target().targetKey(),
+                unfenced.operationId(), unfenced.inventory().digest());
         } catch (DponeException e) {
             return new PublicationOutcome(false, null, null, null, false, e.blockers());
         }
+        env = FencedWrites.around(unfenced, cursor);
         Phase foundAt = cursor.foundAt();
         try {
             if (cursor.record().phase() == Phase.RELEASED) {
                 // our own earlier attempt gave up before touching a member: take the fence again and start over
-                cursor.advance(FenceRecord.fenced(env.operationId()));
+                cursor.advance(FenceRecord.fenced(env.operationId(), env.inventory().digest()));
             }
+            bindInventory(cursor);
             Generation g = seal(cursor);
             if (cursor.record().phase() == Phase.SEALED) {
                 cursor.advance(cursor.record().ready(CandidateStaging.of(env.target().mode()).stage(env, g)));
@@ -46,7 +51,8 @@ public final class ClusterPublication {
                 PublicationReconciler.reconcile(env, cursor.record(), g, true);
                 return commitAndClean(cursor, g, foundAt);
             }
-            if (cursor.record().phase() == Phase.DDL_RECORDED) {
+            if (cursor.record().phase() == Phase.DDL_RECORDED && env.receipts().find(env.operationId()).isEmpty()) {
+                // with a receipt the members converged already; what changed on them since is cleanup's to settle
                 PublicationReconciler.reconcile(env, cursor.record(), g, false);
             }
             return commitAndClean(cursor, g, foundAt);
@@ -56,6 +62,30 @@ public final class ClusterPublication {
             return blocked(cursor, foundAt, List.of(Blocker.of(BlockerCode.PUBLICATION_MEMBER_UNREACHABLE,
                 e.member().value(), "a required member did not answer; rerun with the same run id")));
         }
+    }
+
+    /**
+     * Holds a resume to the inventory it was fenced with. The admitted digest (ordered member ids and the resolved
+     * endpoint set) must equal the recorded one from {@link Phase#SEALED} on, since a member may have been touched;
+     * a {@link Phase#FENCED} record (nothing touched a member) is re-bound to the admitted digest. A record written
+     * before the digest was kept has none: it adopts the admitted digest with one version-checked write and relies,
+     * for that resume, on the generation's member-id binding alone. A resolved record is never rewritten.
+     */
+    private void bindInventory(AuthorityCursor cursor) {
+        FenceRecord r = cursor.record();
+        String admitted = env.inventory().digest();
+        if (admitted.equals(r.inventoryDigest()) || r.phase().resolved()) {
+            return;
+        }
+        if (r.inventoryDigest() == null || r.phase() == Phase.FENCED) {
+            cursor.advance(r.withInventoryDigest(admitted));
+            return;
+        }
+        throw new DponeException(Blocker.of(BlockerCode.PUBLICATION_INVENTORY_CHANGED, "cluster",
+            "the admitted inventory digest differs from the one this operation was fenced with: a member was added,"
+                + " removed or now resolves to another endpoint; restore the mapping and resume, or see the runbook",
+            Map.of("recorded_inventory_digest", r.inventoryDigest(), "admitted_inventory_digest", admitted,
+                "phase", r.phase().name())));
     }
 
     /** Seals (or finds and verifies) the artifact and binds the logical generation. */

@@ -5,13 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * After the commit the predecessor sits under the candidate's name on every member; it is dropped there only
- * when its UUID is the recorded predecessor UUID. Returns the members where cleanup is still outstanding (member
- * unreachable, or a table with another UUID under that name): they stay recoverable with the same run id.
+ * when its UUID is the recorded predecessor UUID. A member whose UUIDs show the exchange undone after the commit
+ * (the recorded candidate under the candidate's name, the recorded predecessor under the target's: a member-local
+ * exchange from an overtaken process landed late) is swapped back first, then cleaned. Returns the members where
+ * cleanup is still outstanding (member unreachable, or a table with another UUID under that name): they stay
+ * recoverable with the same run id.
  */
 final class PredecessorCleanup {
+    /**
+     * Test seam, set only by the simulation's mutation test (issue 17): when true, cleanup hands {@code dropExact}
+     * the UUID it observes under the candidate name now instead of the recorded predecessor UUID.
+     */
+    static volatile boolean mutantDropsObservedUuid;
+
     private PredecessorCleanup() {
     }
 
@@ -25,8 +35,12 @@ final class PredecessorCleanup {
                 if (old.isEmpty()) {
                     continue;
                 }
-                if (!old.get().uuid().equals(r.predecessorUuid())
-                    || !e.getValue().dropExact(t.database(), g.candidate(), r.predecessorUuid())) {
+                ClusterMember member = e.getValue();
+                UUID drop = mutantDropsObservedUuid ? old.get().uuid() : r.predecessorUuid();
+                if (member.dropExact(t.database(), g.candidate(), drop)) {
+                    continue;
+                }
+                if (!settle(member, e.getKey(), t, record, g, old.get())) {
                     outstanding.add(e.getKey());
                 }
             } catch (MemberUnavailableException ex) {
@@ -34,5 +48,32 @@ final class PredecessorCleanup {
             }
         }
         return outstanding;
+    }
+
+    /**
+     * A table under the candidate's name that is not the recorded predecessor is touched only when its UUID and
+     * marker prove what it is: the recorded candidate with the predecessor back under the target's name (a late
+     * member-local exchange undid the publication on this member: it is exchanged again, then the predecessor is
+     * dropped by its recorded UUID), or an unpublished table carrying this generation's marker (a late create after
+     * the predecessor was dropped: dropped by its own UUID). Anything else stays, outstanding.
+     */
+    private static boolean settle(ClusterMember member, MemberId id, PublicationTarget t, FenceRecord record,
+                                  Generation g, TableState under) {
+        FenceRecord.MemberRecord r = record.members().get(id);
+        if (swappedBack(member, t, under, r)) {
+            member.exchangeLocal(t.database(), t.table(), g.candidate(), record.ddlQueryId() + "-reassert-" + id.value());
+            return member.dropExact(t.database(), g.candidate(), r.predecessorUuid());
+        }
+        if (g.marker().equals(under.marker()) && !under.uuid().equals(r.candidateUuid())) {
+            return member.dropExact(t.database(), g.candidate(), under.uuid());
+        }
+        return false;
+    }
+
+    private static boolean swappedBack(ClusterMember member, PublicationTarget t, TableState underCandidate,
+                                       FenceRecord.MemberRecord r) {
+        Optional<TableState> target = member.table(t.database(), t.table());
+        return underCandidate.uuid().equals(r.candidateUuid()) && target.isPresent()
+            && target.get().uuid().equals(r.predecessorUuid());
     }
 }

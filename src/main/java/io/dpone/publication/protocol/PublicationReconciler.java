@@ -13,8 +13,9 @@ import java.util.Optional;
  * candidate's UUIDs against the recorded predecessor and candidate UUIDs, plus the queue entry's status.
  * <ul>
  *   <li>all members swapped and the entry finished everywhere (or gone): converged;</li>
- *   <li>no entry, no member swapped, record younger than the queue retention: the DDL was never sent, so it is
- *       sent now, exactly once;</li>
+ *   <li>no entry, no member swapped, record younger than the servers' {@code task_max_lifetime} and fewer than
+ *       {@code max_tasks_in_queue} newer entries in the queue: the DDL was never sent, so it is sent now, exactly
+ *       once;</li>
  *   <li>entry finished on a member whose tables are not swapped: the host executed the exchange twice; the
  *       member is repaired with one member-local exchange, decided again from UUIDs;</li>
  *   <li>anything else waits (bounded) or blocks with a typed code; nothing is re-sent blindly.</li>
@@ -22,6 +23,8 @@ import java.util.Optional;
  */
 final class PublicationReconciler {
     private static final int MAX_REPAIRS_PER_MEMBER = 2;
+    /** How far the servers' clocks (queue entry creation times) may run behind this process's clock. */
+    static final java.time.Duration CLOCK_SKEW_MARGIN = java.time.Duration.ofHours(1);
 
     private PublicationReconciler() {
     }
@@ -49,7 +52,7 @@ final class PublicationReconciler {
             if (entry.isEmpty()) {
                 boolean withinRetention = env.clock().now()
                     .isBefore(record.ddlRecordedAt().plus(env.settings().ddlQueueRetention()));
-                if (noneSwapped && !sent && withinRetention) {
+                if (noneSwapped && !sent && withinRetention && notPushedOut(env, record)) {
                     send(env, queryId, t, g);
                     sent = true;
                     continue;
@@ -76,6 +79,20 @@ final class PublicationReconciler {
             }
             env.clock().pause(env.settings().pollInterval());
         }
+    }
+
+    /**
+     * True when the queue cannot have removed the entry by count: it has no count bound, or it holds fewer than
+     * {@code max_tasks_in_queue} entries created since the DDL was recorded (less a clock-skew margin, which only
+     * counts more entries). A channel that cannot count proves nothing.
+     */
+    static boolean notPushedOut(PublicationEnvironment env, FenceRecord record) {
+        long max = env.settings().ddlQueueMaxTasks();
+        if (max <= 0) {
+            return true;
+        }
+        java.util.OptionalLong newer = env.ddl().entriesSince(record.ddlRecordedAt().minus(CLOCK_SKEW_MARGIN));
+        return newer.isPresent() && newer.getAsLong() < max;
     }
 
     private static void send(PublicationEnvironment env, String queryId, PublicationTarget t, Generation g) {

@@ -5,9 +5,12 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.publication.MemberId;
+import io.dpone.publication.admission.AdmissionFailures;
 import io.dpone.publication.admission.AdvertisedMember;
 import io.dpone.publication.admission.ClusterInventory;
+import io.dpone.publication.admission.DdlQueueSettings;
 import io.dpone.publication.admission.EndpointResolver;
+import io.dpone.publication.admission.InventoryViews;
 import io.dpone.publication.admission.MemberAdmissionChecks;
 import io.dpone.publication.admission.SystemClustersInventoryReader;
 import io.dpone.publication.protocol.PublicationMode;
@@ -22,18 +25,28 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Runtime admission, before any source extraction and before the Keeper lock: the complete member inventory
- * (exactly one shard, at least two members, one {@code internal_replication} value matching the mode), a direct
- * connection opened to every member through the resolver, and each member's checks (Atomic database, target
+ * Runtime admission, before any source extraction and before the Keeper lock: the member inventory read through
+ * the sink connection (exactly one shard, at least two members, one {@code internal_replication} value matching the
+ * mode), a direct connection opened to every member through the resolver, every member's own
+ * {@code system.clusters} view compared with that inventory, and each member's checks (Atomic database, target
  * engine per mode, no Distributed target, grants, DDL queue retention). The resolved endpoint set is bound into
- * the inventory digest. Every problem is collected; on any, every opened connection is closed.
+ * the inventory digest, and the strictest member's distributed-DDL queue settings are kept for the reconciler.
+ * Every problem is collected as a typed blocker (an admission query a server refuses included); on any, every
+ * opened connection is closed.
  */
 public final class ClusterAdmission {
+    /** The subject of findings about the entry (sink) connection. */
+    static final String ENTRY = "sink.connection_ref";
+
     private ClusterAdmission() {
     }
 
-    /** The admitted inventory and one open endpoint per member, in inventory order. */
-    public record Admitted(ClusterInventory inventory, Map<MemberId, ClickHouseEndpoint> endpoints) implements AutoCloseable {
+    /**
+     * The admitted inventory, one open endpoint per member in inventory order, and the cluster's effective
+     * distributed-DDL queue settings (the strictest member's).
+     */
+    public record Admitted(ClusterInventory inventory, Map<MemberId, ClickHouseEndpoint> endpoints,
+                           DdlQueueSettings ddlQueue) implements AutoCloseable {
         @Override
         public void close() {
             endpoints.values().forEach(ClickHouseEndpoint::close);
@@ -42,21 +55,28 @@ public final class ClusterAdmission {
 
     public static Admitted admit(ClickHouseEndpoint entry, EndpointResolver resolver, PublicationTarget target,
                                  Duration maxRecoveryWindow) {
-        List<AdvertisedMember> members = new ArrayList<>(new SystemClustersInventoryReader(entry).read(target.cluster()));
+        List<AdvertisedMember> members = new ArrayList<>(AdmissionFailures.query(ENTRY, "system.clusters",
+            () -> new SystemClustersInventoryReader(entry).read(target.cluster())));
         members.sort(Comparator.comparingInt(AdvertisedMember::shardNum).thenComparingInt(AdvertisedMember::replicaNum));
         List<Blocker> blockers = new ArrayList<>(shape(members, target.mode()));
         Map<MemberId, ClickHouseEndpoint> endpoints = new LinkedHashMap<>();
+        List<DdlQueueSettings> queues = new ArrayList<>();
         StringBuilder digest = new StringBuilder(target.cluster());
         MemberAdmissionChecks.Mode mode = target.mode() == PublicationMode.INTERNAL
             ? MemberAdmissionChecks.Mode.INTERNAL : MemberAdmissionChecks.Mode.EXTERNAL;
         if (blockers.isEmpty()) {
             for (AdvertisedMember m : members) {
                 try {
-                    ClickHouseEndpoint e = resolver.open(m);
+                    ClickHouseEndpoint e = open(resolver, m);
                     endpoints.put(m.id(), e);
-                    digest.append('\n').append(m.id()).append(' ').append(resolver.resolvedIdentity(m));
+                    digest.append('\n').append(m.id()).append(' ').append(identity(resolver, m));
+                    List<AdvertisedMember> view = AdmissionFailures.query(m.id().toString(), "system.clusters",
+                        () -> new SystemClustersInventoryReader(e).view(target.cluster()));
+                    InventoryViews.compare(members, m.id(), view).ifPresent(blockers::add);
+                    DdlQueueSettings queue = DdlQueueSettings.read(m.id(), e);
+                    queues.add(queue);
                     blockers.addAll(MemberAdmissionChecks.check(m.id(), e, target.database(), target.table(), mode,
-                        maxRecoveryWindow));
+                        maxRecoveryWindow, queue));
                 } catch (DponeException ex) {
                     blockers.addAll(ex.blockers());
                 }
@@ -69,7 +89,33 @@ public final class ClusterAdmission {
         List<MemberId> ids = List.copyOf(endpoints.keySet());
         ClusterInventory inventory = new ClusterInventory(target.cluster(), ids, target.mode() == PublicationMode.INTERNAL,
             "inv-" + MemberId.Digests.sha256Hex(digest.toString()).substring(0, 24));
-        return new Admitted(inventory, endpoints);
+        return new Admitted(inventory, endpoints, DdlQueueSettings.strictest(queues));
+    }
+
+    /** A resolver that fails with anything but a typed blocker still yields {@code publication.member_unresolved}. */
+    private static ClickHouseEndpoint open(EndpointResolver resolver, AdvertisedMember m) {
+        try {
+            return resolver.open(m);
+        } catch (DponeException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unresolved(m);
+        }
+    }
+
+    private static String identity(EndpointResolver resolver, AdvertisedMember m) {
+        try {
+            return resolver.resolvedIdentity(m);
+        } catch (DponeException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unresolved(m);
+        }
+    }
+
+    private static DponeException unresolved(AdvertisedMember m) {
+        return new DponeException(BlockerCode.PUBLICATION_MEMBER_UNRESOLVED, m.id().toString(),
+            "member " + m.id() + " cannot be resolved to a direct connection: the endpoint resolver failed");
     }
 
     /** The inventory's shape: one shard, at least two members, one internal_replication value that fits the mode. */

@@ -12,6 +12,7 @@ import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.publication.MemberId;
 import io.dpone.publication.admission.ConfiguredEndpointResolver;
+import io.dpone.publication.admission.DdlQueueSettings;
 import io.dpone.publication.admission.EndpointResolver;
 import io.dpone.publication.artifact.ArtifactStore;
 import io.dpone.publication.artifact.FileArtifactStore;
@@ -118,12 +119,11 @@ public final class ClusterPublicationJob implements AutoCloseable {
     public void admit() {
         sinkSpec = context.resolve(m.sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref");
         Duration recovery = duration(sinkSpec, "max_recovery_window", PublicationSettings.DEFAULTS.maxRecoveryWindow());
-        settings = new PublicationSettings(PublicationSettings.DEFAULTS.ddlQueueRetention(),
-            recovery, duration(sinkSpec, "ddl_wait", PublicationSettings.DEFAULTS.ddlWait()),
-            PublicationSettings.DEFAULTS.pollInterval());
+        Duration ddlWait = duration(sinkSpec, "ddl_wait", PublicationSettings.DEFAULTS.ddlWait());
         entry = ClickHouseEndpoints.open(sinkSpec);
         EndpointResolver resolver = new ConfiguredEndpointResolver(context, m.sink().connectionRef());
         admitted = ClusterAdmission.admit(entry, resolver, target, recovery);
+        settings = settings(admitted.ddlQueue(), recovery, ddlWait);
         source = JdbcSourceReader.open(context.resolve(m.source().connectionRef(), ConnectionType.MSSQL,
             "source.connection_ref"));
         if (!(entry instanceof ServerClickHouseEndpoint)) {
@@ -191,6 +191,12 @@ public final class ClusterPublicationJob implements AutoCloseable {
         // lives under the dpone home, which is durable worker storage in the pod layout
         return PublicationPlanner.artifactStore(m, env).map(Path::of)
             .orElseGet(() -> io.dpone.connect.EmbeddedDefaults.home().resolve("artifacts").toAbsolutePath());
+    }
+
+    /** The protocol's bounds: the queue retention the admitted servers report, the alias's recovery window and wait. */
+    static PublicationSettings settings(DdlQueueSettings queue, Duration recovery, Duration ddlWait) {
+        return new PublicationSettings(queue.taskMaxLifetime(), recovery, ddlWait,
+            PublicationSettings.DEFAULTS.pollInterval(), queue.maxTasksInQueue());
     }
 
     private static Duration duration(ConnectionSpec spec, String option, Duration fallback) {

@@ -102,4 +102,20 @@ class MemberAdmissionChecksTest {
         assertEquals(BlockerCode.PUBLICATION_DDL_RETENTION_TOO_SHORT.code(),
             MemberAdmissionChecks.retention(M, "604800", Duration.ofDays(8)).orElseThrow().code());
     }
+
+    @Test
+    void queueSettingsAreTheServersAndTheStrictestMemberWins() {
+        assertEquals(new DdlQueueSettings(TestEngines.TASK_MAX_LIFETIME_SECONDS, TestEngines.MAX_TASKS_IN_QUEUE, true),
+            DdlQueueSettings.read(M, ch), "the engine's configured values, not ClickHouse's defaults");
+        assertEquals(DdlQueueSettings.DEFAULTS, DdlQueueSettings.fromRows(List.of()),
+            "a server that does not list them runs with ClickHouse's defaults");
+        assertFalse(DdlQueueSettings.DEFAULTS.listed());
+        assertEquals(new DdlQueueSettings(3600, 1000, false), DdlQueueSettings.fromRows(
+            List.of(List.of("distributed_ddl.task_max_lifetime", "3600"))));
+        assertEquals(new DdlQueueSettings(3600, 50, false), DdlQueueSettings.strictest(List.of(
+            new DdlQueueSettings(3600, 1000, true), new DdlQueueSettings(7200, 50, false))));
+        assertEquals(BlockerCode.PUBLICATION_DDL_RETENTION_TOO_SHORT.code(), codes(MemberAdmissionChecks.check(M, ch,
+            "absent_db_y", "t", Mode.EXTERNAL, WINDOW, new DdlQueueSettings(3600, 1000, true))).get(1),
+            "the retention judged is the one read");
+    }
 }

@@ -54,6 +54,10 @@ class PublicationCertifierTest {
         String json = Files.readString(out.resolve(PublicationCertifier.FILE));
         assertTrue(json.contains("\"evidence_status\" : \"FAIL\""), json);
         assertTrue(json.contains(PublicationCertification.SCHEMA));
+        assertEquals("staging", c.environment());
+        assertEquals(io.dpone.report.BuildInfo.commit(), c.buildCommit());
+        assertTrue(json.contains("\"environment\" : \"staging\""), json);
+        assertTrue(json.contains("\"build_commit\" : \"" + io.dpone.report.BuildInfo.commit() + "\""), json);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.dpone.publication.clickhouse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
@@ -69,6 +70,19 @@ class ClickHouseClusterDdlTest {
                 + " 'exception_code', 'settings') ORDER BY name");
             assertEquals(7, cols.size(), cols.toString());
             assertTrue(cols.contains(List.of("settings", "Map(String, String)")), cols.toString());
+        }
+    }
+
+    @Test
+    void theQueueCountReadsTheWholeQueueByCreationTime() {
+        String sql = DdlQueueRows.countSince(java.time.Instant.parse("2026-01-02T03:04:05.900Z"));
+        assertTrue(sql.contains("query_create_time >= toDateTime(1767323045, 'UTC')"), sql);
+        assertFalse(sql.contains("cluster ="), "max_tasks_in_queue bounds the queue every cluster shares");
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            assertEquals(List.of(List.of("query_create_time", "DateTime")), ch.query("SELECT name, type FROM"
+                + " system.columns WHERE database = 'system' AND table = 'distributed_ddl_queue'"
+                + " AND name = 'query_create_time'"));
+            assertFalse(ch.query("EXPLAIN AST " + sql).isEmpty(), "the statement parses");
         }
     }
 

@@ -38,11 +38,11 @@ final class SimDdl implements ClusterDdl {
 
     @Override
     public void submit(String queryId, ClusterStatement statement) {
+        world.faults.sideEffect("ddl submit " + (statement instanceof ClusterStatement.Exchange ? "exchange" : "create"));
         if (world.ddlQueue.containsKey(queryId)) {
             world.violations.add("a DDL query id was submitted twice: " + queryId);
             return;
         }
-        world.faults.sideEffect("ddl submit");
         boolean replicated = statement instanceof ClusterStatement.Create c && c.definition().engine().startsWith("Replicated");
         Entry e = new Entry(statement, world.newUuid(), replicated ? new SimTable.Log() : null);
         world.memberIds.forEach(m -> e.status.put(m, DdlQueueEntry.Status.QUEUED));
@@ -52,9 +52,10 @@ final class SimDdl implements ClusterDdl {
                 execute(world, queryId, e, m);
             }
         }
-        world.faults.sideEffect("after ddl submit");
+        world.faults.sideEffect("after ddl submit " + (statement instanceof ClusterStatement.Exchange ? "exchange" : "create"));
         if (world.faults.ddlTimeout && statement instanceof ClusterStatement.Exchange) {
             world.faults.ddlTimeout = false;
+            world.faults.fired.add("ddl_timeout");
             throw new DdlOutcomeUnknownException("distributed DDL timed out");
         }
     }
@@ -74,6 +75,7 @@ final class SimDdl implements ClusterDdl {
             if (world.faults.expireFinishedEntries
                 && q.getValue().status.values().stream().allMatch(s -> s == DdlQueueEntry.Status.FINISHED)) {
                 world.ddlQueue.remove(q.getKey());
+                world.faults.fired.add("expire_entries");
             }
         }
     }
@@ -88,6 +90,7 @@ final class SimDdl implements ClusterDdl {
                 SimMember.exchange(tables, x.database(), x.a(), x.b());
                 if (m.equals(world.faults.executeTwice)) {
                     world.faults.executeTwice = null;
+                    world.faults.fired.add("execute_twice");
                     SimMember.exchange(tables, x.database(), x.a(), x.b());
                 }
             } else if (e.statement instanceof ClusterStatement.Create c) {

@@ -12,6 +12,12 @@ import java.util.Set;
 final class SimFaults {
     int crashAt = -1;
     int count;
+    /** Side effects plus authority reads: the points where a process can be paused. */
+    int points;
+    /** The paused old runner, if this schedule has one (it pauses at one of its own points). */
+    SimZombie zombie;
+    /** The faults that actually fired in this world (a planned fault may find no occasion). */
+    final Set<String> fired = new java.util.TreeSet<>();
     final Set<MemberId> unreachable = new HashSet<>();
     /** The next load on this member lands, then reports failure (outcome unknown to the caller). */
     MemberId ambiguousLoad;
@@ -30,15 +36,32 @@ final class SimFaults {
 
     void sideEffect(String where) {
         count++;
+        point(where, true);
         if (count == unreachableAt) {
             unreachable.add(unreachableMember);
+            fired.add("member_lost");
         }
         if (count == crashAt) {
             throw new SimCrash(where + " #" + count);
         }
     }
 
+    /** A point where the calling process may be paused: before a side effect or an authority read. */
+    void point(String where, boolean sideEffect) {
+        points++;
+        if (zombie != null) {
+            zombie.onPoint(where, sideEffect);
+        }
+    }
+
     void clearCrash() {
         crashAt = -1;
+    }
+
+    /** No further crash or lost member (before a different operation runs on the finished world). */
+    void clearAll() {
+        clearCrash();
+        unreachableAt = -1;
+        unreachable.clear();
     }
 }

@@ -89,13 +89,27 @@ final class SimInvariants {
             w.violations.add("source state did not advance");
         }
         for (MemberId id : w.memberIds) {
-            w.tables.get(id).keySet().stream().filter(k -> k.contains("__dpone_"))
-                .forEach(k -> w.violations.add("left over on " + id + ": an owned table"));
+            w.tables.get(id).forEach((k, t) -> {
+                if (k.contains("__dpone_") && !lateCreate(w, t, operationId)) {
+                    w.violations.add("left over on " + id + ": an owned table");
+                }
+            });
             UUID initial = INITIAL.get(w).get(id);
             if (initial != null && !w.dropped.contains(initial)) {
                 w.violations.add("the predecessor on " + id + " was not dropped");
             }
         }
+    }
+
+    /**
+     * The one leftover a late statement may cause: an empty table with this operation's marker, created by a
+     * zombie whose member CREATE was in flight and landed after cleanup. Never published.
+     */
+    static boolean lateCreate(SimWorld w, SimTable t, String operationId) {
+        SimZombie z = w.faults.zombie;
+        GenerationMarker marker = GenerationMarker.parse(t.comment);
+        return z != null && z.pausedAt != null && z.pausedAt.startsWith("create on") && t.rows.isEmpty() && marker != null
+            && marker.operationId().equals(operationId);
     }
 
     static List<Long> sorted(List<Long> rows) {

@@ -70,6 +70,7 @@ final class SimMember implements ClusterMember {
         world.faults.sideEffect("after load on " + id);
         if (id.equals(world.faults.ambiguousLoad)) {
             world.faults.ambiguousLoad = null;
+            world.faults.fired.add("ambiguous_load");
             throw new MemberUnavailableException(id, "the load");
         }
     }

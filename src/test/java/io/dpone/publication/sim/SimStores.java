@@ -33,6 +33,7 @@ final class SimStores {
 
         @Override
         public Optional<Fence> read(String key) {
+            w.faults.point("authority read", false);
             return Optional.ofNullable(w.authority.get(key));
         }
 
@@ -58,6 +59,7 @@ final class SimStores {
             w.faults.sideEffect("after authority replace");
             if (w.faults.lostAuthorityAck) {
                 w.faults.lostAuthorityAck = false;
+                w.faults.fired.add("lost_authority_ack");
                 return false;
             }
             return true;
