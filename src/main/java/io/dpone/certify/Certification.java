@@ -47,6 +47,7 @@ public final class Certification {
     public CertificationReport run(BatchManifest manifest, Scenario scenario, String runId, Path output,
                                    RouteProgress progress) {
         Instant started = Instant.now();
+        io.dpone.route.BulkMode.require(manifest, context); // every route loads over the sink's one transport
         RouteMatrix.Result measured;
         ProductionTargetCheck.State productionBefore;
         Boolean productionTouched;
@@ -80,6 +81,10 @@ public final class Certification {
         List<String> warnings = new ArrayList<>();
         decisions.stream().filter(d -> d.status().equals("blocked")).forEach(d -> warnings.add(d.routeId()
             + " blocked: " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+        decisions.stream().filter(d -> !d.status().equals("blocked")).forEach(d -> measured.probes()
+            .getOrDefault(d.routeId(), List.of()).stream().filter(p -> p.status().equals("failed"))
+            .forEach(p -> warnings.add(d.routeId() + ": probe " + p.probe() + " failed without blocking the route: "
+                + p.message())));
         if (choice.withinNoise()) {
             warnings.add("route decision within noise: the rows/s ranges of " + choice.overlapping()
                 + " overlap; " + preferred + " chosen by tie-break " + choice.tieBreak());
@@ -105,7 +110,7 @@ public final class Certification {
             manifest.name(), blockers.isEmpty() && decisions.stream().noneMatch(d -> d.status().equals("failed")),
             preferred, decisions, blockers, warnings, overrides, EvidenceWriter.ARTIFACTS, started, Instant.now(),
             choice, measured.measurement());
-        new EvidenceWriter(output).write(report, measured.reports());
+        new EvidenceWriter(output).write(report, measured.reports(), measured.probes());
         return report;
     }
 

@@ -2,6 +2,7 @@ package io.dpone.certify;
 
 import io.dpone.error.Blocker;
 import io.dpone.report.ReportWriter;
+import io.dpone.route.ProbeResult;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -17,7 +18,7 @@ final class EvidenceWriter {
     static final Map<String, String> ARTIFACTS = Map.of(
         "certification.json", "full report: selected route, blockers, warnings, safe overrides, artifact index",
         "certification.md", "human-readable summary",
-        "route_decisions.jsonl", "one redacted JSON decision per route",
+        "route_decisions.jsonl", "one redacted JSON decision per route, each followed by one per capability probe",
         "load_steps.json", "microstep timings per route",
         "quality_report.json", "DQ gate results by route");
 
@@ -28,21 +29,25 @@ final class EvidenceWriter {
     }
 
     void write(CertificationReport report, Map<String, RunReport> runs) {
+        write(report, runs, Map.of());
+    }
+
+    /** As {@link #write(CertificationReport, Map)}; each route's line in route_decisions.jsonl is followed by its probes'. */
+    void write(CertificationReport report, Map<String, RunReport> runs, Map<String, List<ProbeResult>> probes) {
         ReportWriter.writeJson(dir.resolve("certification.json"), report);
         ReportWriter.writeMarkdown(dir.resolve("certification.md"), markdown(report));
         ReportWriter.writeMarkdown(dir.resolve("route_decisions.jsonl"), report.routes().stream()
+            .flatMap(d -> java.util.stream.Stream.concat(java.util.stream.Stream.of((Object) d),
+                probes.getOrDefault(d.routeId(), List.of()).stream()))
             .map(d -> ReportWriter.json(d).replaceAll("\\s*\\n\\s*", " ").strip()).collect(Collectors.joining("\n"))
             + "\n");
         Map<String, Object> steps = new LinkedHashMap<>();
         Map<String, Object> quality = new LinkedHashMap<>();
-        runs.forEach((route, r) -> {
-            Map<String, Object> s = new LinkedHashMap<>(r.stepMillis());
-            s.put("total_ms", r.durationMs());
-            steps.put(route, s);
-            quality.put(route, Map.of("passed", Certification.qualityGreen(r), "gates", r.gates()));
-        });
+        report.routes().forEach(d -> steps.put(d.routeId(), LoadSteps.of(d, runs.get(d.routeId()))));
+        runs.forEach((route, r) ->
+            quality.put(route, Map.of("passed", Certification.qualityGreen(r), "gates", r.gates())));
         ReportWriter.writeJson(dir.resolve("load_steps.json"), Map.of("schema", "dpone.load_steps.v1",
-            "run_id", report.runId(), "unit", "ms", "routes", steps));
+            "run_id", report.runId(), "unit", "ms", "steps", LoadSteps.LEGEND, "routes", steps));
         ReportWriter.writeJson(dir.resolve("quality_report.json"), Map.of("schema", "dpone.quality_report.v1",
             "run_id", report.runId(), "routes", quality));
     }

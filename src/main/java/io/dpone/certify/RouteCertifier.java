@@ -7,10 +7,12 @@ import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestOptions;
 import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
+import io.dpone.route.ProbeResult;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import io.dpone.route.TransferRun;
@@ -27,7 +29,7 @@ final class RouteCertifier {
     /** Probe codes that mean "this route cannot run here", as opposed to "it ran and was red". */
     private static final Set<String> PROBE_CODES = Set.of("sink.cluster_pull_unsupported",
         "sink.auth.named_collection_missing", "format.parquet_read_unsupported", "source.columnar_writer_missing",
-        "storage.runtime_put_denied");
+        "storage.runtime_put_denied", "sink.auth.named_collection_unusable");
 
     private final DponeCamel camel;
     private final ConnectionContext context;
@@ -49,7 +51,21 @@ final class RouteCertifier {
         return runId + "." + routeId.replace('.', '-').replace('_', '-');
     }
 
+    /**
+     * A route {@code columnar_fast_path.mode} does not admit: blocked with {@code manifest.route_excluded}, never run
+     * or probed.
+     */
+    private static Outcome excluded(BatchManifest manifest, String routeId) {
+        return ManifestOptions.excluded(manifest, routeId).map(b -> new Outcome(new RouteDecision(RouteDecision.SCHEMA,
+            routeId, "blocked", false, safeTarget(manifest, routeId).toString(), 0, 0, 0, 0, false, false,
+            List.of(b)), null, List.of())).orElse(null);
+    }
+
     Outcome live(BatchManifest manifest, String routeId, String runId, long rowLimit, ProgressListener progress) {
+        Outcome excluded = excluded(manifest, routeId);
+        if (excluded != null) {
+            return excluded;
+        }
         TableRef target = safeTarget(manifest, routeId);
         RunReport report = new FullRefreshRunner(camel, context, workDir)
             .run(manifest.withTarget(target, routeId), routeRunId(runId, routeId), progress, rowLimit);
@@ -64,10 +80,14 @@ final class RouteCertifier {
         RouteDecision d = new RouteDecision(RouteDecision.SCHEMA, routeId, status, "green".equals(status),
             target.toString(), report.loadedRows(), report.durationMs(), report.rowsPerSecond(),
             Math.round(mb * 100) / 100.0, dqGreen, cleanupGreen, report.blockers());
-        return new Outcome(d, report);
+        return new Outcome(d, report, report.probes());
     }
 
     Outcome preflight(BatchManifest manifest, String routeId, String runId) {
+        Outcome excluded = excluded(manifest, routeId);
+        if (excluded != null) {
+            return excluded;
+        }
         TableRef target = safeTarget(manifest, routeId);
         TransferRun run = new TransferRun(io.dpone.route.RunPlan.of(manifest.withTarget(target, routeId),
             routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0, camel.connectors()));
@@ -76,7 +96,7 @@ final class RouteCertifier {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         String status = blockers.isEmpty() ? "probed" : "blocked";
         return new Outcome(new RouteDecision(RouteDecision.SCHEMA, routeId, status, false, target.toString(), 0, ms,
-            0, 0, false, false, blockers), null);
+            0, 0, false, false, blockers), null, run.probes());
     }
 
     private void dropQuietly(BatchManifest manifest, TableRef target) {
@@ -88,6 +108,14 @@ final class RouteCertifier {
         }
     }
 
-    record Outcome(RouteDecision decision, RunReport report) {
+    /** A route's decision, its run's report (null under preflight_only) and its probes' results. */
+    record Outcome(RouteDecision decision, RunReport report, List<ProbeResult> probes) {
+        Outcome {
+            probes = probes == null ? List.of() : List.copyOf(probes);
+        }
+
+        Outcome(RouteDecision decision, RunReport report) {
+            this(decision, report, report == null ? List.of() : report.probes());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.certify;
 
+import io.dpone.route.ProbeResult;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import java.util.ArrayList;
@@ -23,8 +24,12 @@ final class RouteMatrix {
         RouteCertifier.Outcome run(String routeId, String runId, long rowLimit, ProgressListener progress);
     }
 
-    /** Each route's folded decision (scenario order), its representative run report, and how it was measured. */
-    record Result(List<RouteDecision> decisions, Map<String, RunReport> reports, RouteMeasurement measurement) {
+    /**
+     * Each route's folded decision (scenario order), its representative run report and probe results, and how it
+     * was measured.
+     */
+    record Result(List<RouteDecision> decisions, Map<String, RunReport> reports,
+                  Map<String, List<ProbeResult>> probes, RouteMeasurement measurement) {
     }
 
     private final Trial trial;
@@ -59,14 +64,16 @@ final class RouteMatrix {
         }
         List<RouteDecision> decisions = new ArrayList<>();
         Map<String, RunReport> reports = new LinkedHashMap<>();
+        Map<String, List<ProbeResult>> probes = new LinkedHashMap<>();
         byRoute.forEach((route, runs) -> {
             Measured representative = representative(runs);
             decisions.add(fold(runs, representative.outcome().decision(), repetitions));
             if (representative.outcome().report() != null) {
                 reports.put(route, representative.outcome().report());
             }
+            probes.put(route, representative.outcome().probes());
         });
-        return new Result(decisions, reports, new RouteMeasurement(repetitions, scenario.readsSource(),
+        return new Result(decisions, reports, probes, new RouteMeasurement(repetitions, scenario.readsSource(),
             scenario.readsSource() ? warmupLimit : 0, scenario.readsSource() ? routes : List.of(), orders));
     }
 

@@ -45,6 +45,10 @@ public final class CheckCommand implements Callable<Integer> {
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet())).forEach((path, alias) ->
                 ctx.check(alias, types.get(path), path).ifPresent(blockers::add));
+            Map<String, String> sink = ManifestLoader.connectionRefs(manifest, List.of("sink.connection_ref",
+                io.dpone.route.BulkMode.PATH));
+            io.dpone.route.BulkMode.check(sink.get(io.dpone.route.BulkMode.PATH), sink.get("sink.connection_ref") == null
+                ? null : ctx.entry(sink.get("sink.connection_ref")).orElse(null)).ifPresent(blockers::add);
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
         }

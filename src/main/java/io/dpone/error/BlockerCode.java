@@ -15,6 +15,8 @@ public enum BlockerCode {
     MANIFEST_INVALID_VALUE("manifest.invalid_value"),
     MANIFEST_INVALID_IDENTIFIER("manifest.invalid_identifier"),
     MANIFEST_LITERAL_SECRET("manifest.literal_secret"),
+    MANIFEST_OPTION_UNSUPPORTED("manifest.option_unsupported"),
+    MANIFEST_ROUTE_EXCLUDED("manifest.route_excluded"),
     // connections
     CONNECTION_REF_UNKNOWN("connection.ref_unknown"),
     CONNECTION_TYPE_MISMATCH("connection.type_mismatch"),
@@ -43,6 +45,7 @@ public enum BlockerCode {
     // route capability probes (spec: route capability certification)
     SINK_CLUSTER_PULL_UNSUPPORTED("sink.cluster_pull_unsupported"),
     SINK_NAMED_COLLECTION_MISSING("sink.auth.named_collection_missing"),
+    SINK_NAMED_COLLECTION_UNUSABLE("sink.auth.named_collection_unusable"),
     FORMAT_PARQUET_READ_UNSUPPORTED("format.parquet_read_unsupported"),
     SOURCE_COLUMNAR_WRITER_MISSING("source.columnar_writer_missing"),
     STORAGE_RUNTIME_PUT_DENIED("storage.runtime_put_denied"),

@@ -36,6 +36,7 @@ public final class ManifestLoader {
         Set<String> secretPaths = new HashSet<>();
         scanForSecrets(root, "", blockers, secretPaths);
         blockers.addAll(ManifestSchema.validate(root, secretPaths, document::locations));
+        blockers.addAll(ManifestOptions.check(root));
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }

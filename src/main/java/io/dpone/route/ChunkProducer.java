@@ -48,6 +48,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private volatile boolean cancelled;
     private volatile SourceStats stats;
     private volatile long readNanos;
+    private volatile long writeNanos;
     private final WorkerThreads workers;
     private WorkerThreads.Worker thread;
     private Object next;
@@ -95,6 +96,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         int columns = table.columns().size();
         long rows = 0;
         long bytes = 0;
+        long writing = 0;
         long started = System.nanoTime();
         Object[] row;
         RowPrefetcher source = new RowPrefetcher(cursors, columns, workers);
@@ -109,7 +111,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 Path file = spoolDir.resolve(String.format("chunk-%06d.%s", index, format.extension()));
                 long chunkRowCount = 0;
                 long chunkBytes;
+                long w0 = System.nanoTime();
                 ChunkWriter out = format.open(file, table.columns());
+                writing += System.nanoTime() - w0;
                 boolean completed = false;
                 try {
                     while (chunkRowCount < chunkRows && (more = (row = source.next()) != null)) {
@@ -121,7 +125,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                             bytes += buf.length();
                             rowsSkipped.incrementAndGet();
                         } else {
+                            long w1 = System.nanoTime();
                             out.write(row, buf);
+                            writing += System.nanoTime() - w1;
                             chunkRowCount++;
                         }
                         if ((++rows & 0x3FF) == 0) {
@@ -129,7 +135,10 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                             progress.accept(rows);
                         }
                     }
+                    long w2 = System.nanoTime();
                     out.close();
+                    writing += System.nanoTime() - w2;
+                    writeNanos = writing;
                     completed = true;
                     chunkBytes = out.bytes();
                 } finally {
@@ -220,8 +229,17 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         return rowsRead.get();
     }
 
+    /** The encoder thread's whole time, from the first row requested to the last chunk handed over. */
     public long readNanos() {
         return readNanos;
+    }
+
+    /**
+     * The part of {@link #readNanos()} spent in the chunk writer (opening, writing rows into and closing chunk files;
+     * for Parquet the columnar encoding and compression), timed around each writer call.
+     */
+    public long writeNanos() {
+        return writeNanos;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
+import io.dpone.manifest.ManifestOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +77,10 @@ public final class FullRefreshRunner {
                 io.dpone.manifest.RunId.RULE);
         }
         String routeId = manifest.sink().options().route();
+        BulkMode.require(manifest, context);
+        ManifestOptions.excluded(manifest, routeId).ifPresent(b -> {
+            throw new DponeException(b);
+        });
         if (camel.context().getRoute(routeId) == null) {
             throw new DponeException(BlockerCode.RUN_ROUTE_UNAVAILABLE, "sink.options.route",
                 "route '" + routeId + "' is not available in this runtime");
@@ -121,6 +126,6 @@ public final class FullRefreshRunner {
             m.source().table().toString(), m.sink().table().toString(), sourceRows, counted.rows(), counted.bytes(),
             counted.chunks(), run.resumedAfterPublish(), run.gates(), blockers, counted.stepMillis(),
             plan.startedAt(), end, ms, counted.rows() * 1000 / ms, null, run.notes(),
-            run.resumedStaging());
+            run.resumedStaging(), run.probes());
     }
 }

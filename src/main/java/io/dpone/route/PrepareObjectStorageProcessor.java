@@ -38,7 +38,7 @@ public final class PrepareObjectStorageProcessor implements Processor {
         if ("named_collection".equals(cfg.readMode())) {
             require(cfg.namedCollection(), PATH + ".object_storage.clickhouse_read_access.named_collection");
         }
-        String function = exchange.getProperty(PULL_FUNCTION, "s3", String.class);
+        String planned = exchange.getProperty(PULL_FUNCTION, "s3", String.class);
         ClickHouseBulk bulk = ClickHouseBulk.of(run.plan().manifest().sink().options().clickhouseBulk());
         RunPrefix prefix;
         try {
@@ -48,6 +48,8 @@ public final class PrepareObjectStorageProcessor implements Processor {
                 e.getMessage());
         }
         ClickHouseEndpoint clickhouse = run.openClickHouse();
+        ProbeResult clusterOutcome = planned.equals("s3Cluster") ? clusterPolicy(run, bulk) : null;
+        String function = clusterOutcome == null ? planned : "s3";
         StagingStore store = run.plan().connectors().stagingStore(run.plan().context().resolve(
             cfg.runtimeConnectionId(), ConnectionType.S3, PATH + ".object_storage.runtime_access.connection_id"),
             prefix.bucket());
@@ -55,13 +57,50 @@ public final class PrepareObjectStorageProcessor implements Processor {
         if (store.embedded() && "named_collection".equals(cfg.readMode()) && "embedded".equals(clickhouse.kind())) {
             provisionNamedCollection(clickhouse, cfg.namedCollection(), store);
         }
-        List<Blocker> blocked = new ObjectStorageProbes(run).run(function.equals("s3Cluster"));
+        List<Blocker> blocked = new ObjectStorageProbes(run).run(function.equals("s3Cluster"), clusterOutcome);
         run.counters().addStep("preflight", t0);
         if (!blocked.isEmpty()) {
             throw new DponeException(blocked);
         }
         // the prefix is this run's own: whatever a crashed attempt of the same run id left must not be pulled
-        run.resources().objectStaging().deleteAll();
+        try {
+            run.resources().objectStaging().deleteAll();
+        } catch (RuntimeException e) { // reached only with preflight.require_runtime_write: false
+            throw new DponeException(BlockerCode.STORAGE_RUNTIME_PUT_DENIED, "runtime_access",
+                "the runtime writer cannot list and delete under the run prefix, which every object-storage route "
+                    + "needs");
+        }
+    }
+
+    /**
+     * {@code sink.options.clickhouse_bulk.columnar_pull.use_cluster_function} for a route that plans an
+     * {@code s3Cluster} pull: {@code always} pulls with s3Cluster and is blocked ({@code sink.cluster_pull_unsupported})
+     * without the cluster (the probes check it); {@code auto} (the default) does the same when {@code system.clusters}
+     * has the cluster and otherwise pulls with s3(), with a note on the run and a failed, non-blocking {@code cluster}
+     * probe; {@code never} pulls with s3(). Returns null to keep s3Cluster, or the {@code cluster} probe's result
+     * when the run pulls with s3() instead.
+     */
+    private static ProbeResult clusterPolicy(TransferRun run, ClickHouseBulk bulk) {
+        String route = run.plan().routeId();
+        String code = BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED.code();
+        if ("never".equals(bulk.useClusterFunction())) {
+            run.addNote("pulled with s3() instead of s3Cluster(): use_cluster_function is never");
+            return ProbeResult.skipped(route, "cluster", code, "use_cluster_function is never: the route pulls with "
+                + "s3()");
+        }
+        if (!"auto".equals(bulk.useClusterFunction())) {
+            return null;
+        }
+        long t0 = System.nanoTime();
+        if (bulk.cluster() != null && !run.clickhouse().query("SELECT 1 FROM system.clusters WHERE cluster = "
+                + ClickHouseSql.literal(bulk.cluster())).isEmpty()) {
+            return null;
+        }
+        String why = "ClickHouse has no cluster " + (bulk.cluster() == null ? "(none configured)" : bulk.cluster())
+            + " for s3Cluster";
+        run.addNote("pulled with s3() instead of s3Cluster(): " + why + " (use_cluster_function: auto)");
+        return ProbeResult.failed(route, "cluster", code, t0, why + "; not blocking: use_cluster_function is auto, "
+            + "so the route pulls with s3()");
     }
 
     private static void require(String value, String path) {

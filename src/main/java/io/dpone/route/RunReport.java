@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The result of {@code dpone run} and {@code Dpone.run}: schema {@value #SCHEMA}. {@code publication} is present
  * for a cluster publication and carries the protocol outcome and the durable receipt. {@code notes} states facts
- * that are neither gates nor blockers, such as how the source was read (absent when there is none).
+ * that are neither gates nor blockers, such as how the source was read (absent when there is none); {@code probes} lists
+ * the object-storage routes' capability probes ({@link ProbeResult}, absent on the other routes).
  */
 public record RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
                         String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
@@ -18,8 +19,21 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                         Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
                         long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) ResumedStaging resumedStaging) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ResumedStaging resumedStaging,
+                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ProbeResult> probes) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** Without probe results (the key is then absent from the JSON document). */
+    public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
+                     String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
+                     int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
+                     Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
+                     long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
+                     List<String> notes, ResumedStaging resumedStaging) {
+        this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, publication, notes, resumedStaging, List.of());
+    }
 
     /**
      * A resume that kept the staging table an earlier attempt of the run left: the rows it held (not loaded again)
@@ -66,14 +80,14 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         more.add(note);
         return new RunReport(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows,
             loadedRows, encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, more, resumedStaging);
+            durationMs, rowsPerSecond, publication, more, resumedStaging, probes);
     }
 
     /** This report with {@code others} as its blockers (and so not passed). */
     public RunReport withBlockers(List<Blocker> others) {
         return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, others, stepMillis, startedAt, finishedAt, durationMs,
-            rowsPerSecond, publication, notes, resumedStaging);
+            rowsPerSecond, publication, notes, resumedStaging, probes);
     }
 
     public RunReport {
@@ -81,5 +95,6 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         blockers = List.copyOf(blockers);
         stepMillis = Map.copyOf(stepMillis);
         notes = notes == null ? List.of() : List.copyOf(notes);
+        probes = probes == null ? List.of() : List.copyOf(probes);
     }
 }

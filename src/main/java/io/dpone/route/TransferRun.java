@@ -26,6 +26,7 @@ public final class TransferRun {
     private final RunResources resources = new RunResources();
     private final List<GateResult> gates = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<ProbeResult> probes = new ArrayList<>();
     private String stagingTable;
     private Path spoolDir;
     private SourceTable table;
@@ -180,6 +181,15 @@ public final class TransferRun {
 
     public synchronized List<String> notes() {
         return List.copyOf(notes);
+    }
+
+    /** A capability probe ran (or was skipped, with why): the run report and the certification evidence list it. */
+    public synchronized void addProbe(ProbeResult probe) {
+        probes.add(probe);
+    }
+
+    public synchronized List<ProbeResult> probes() {
+        return List.copyOf(probes);
     }
 
     /** The staging table is now the target (or, on a resume, already was). */

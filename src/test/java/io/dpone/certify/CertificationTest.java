@@ -85,7 +85,7 @@ class CertificationTest {
               strategy: {mode: full_refresh}
               options:
                 order_by: [sale_id]
-                clickhouse_bulk: {columnar_pull: {cluster: dwh}}
+                clickhouse_bulk: {columnar_pull: {use_cluster_function: always, cluster: dwh}}
             quality:
               distinct_columns: [status]
             certification:
@@ -186,11 +186,16 @@ class CertificationTest {
         assertTrue(md.contains("    bar [" + d.get("typed_raw_streaming").rowsPerSecondStats().median() + ", "), md);
         assertTrue(md.contains("| `typed_binary_streaming` | green | "
             + d.get("typed_binary_streaming").rowsPerSecondStats().median() + " | "), md);
-        List<String> lines = Files.readAllLines(out.resolve("route_decisions.jsonl"));
-        assertEquals(7, lines.size());
-        for (String line : lines) {
-            assertEquals("dpone.route_decision.v1", JSON.readTree(line).get("schema").asText());
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(out.resolve("route_decisions.jsonl"))) {
+            lines.add(JSON.readTree(line));
         }
+        assertEquals(Scenario.DEFAULT_ROUTES, lines.stream().filter(l -> l.get("schema").asText()
+            .equals("dpone.route_decision.v1")).map(l -> l.get("route_id").asText()).toList());
+        assertEquals(List.of("parquet_writer", "runtime_write", "named_collection", "cluster", "clickhouse_read",
+            "runtime_delete"), lines.stream().filter(l -> l.get("schema").asText().equals("dpone.route_probe.v1")
+                && l.get("route_id").asText().equals("object_storage_pull_s3")).map(l -> l.get("probe").asText())
+            .toList(), "a live object-storage route's probes follow its decision");
         JsonNode quality = JSON.readTree(out.resolve("quality_report.json").toFile()).get("routes");
         for (String route : Scenario.DEFAULT_ROUTES.subList(0, 6)) {
             assertTrue(quality.get(route).get("passed").asBoolean(), route);
@@ -307,6 +312,139 @@ class CertificationTest {
         for (String route : List.of("object_storage_pull.chunked", "object_storage_pull.file", "object_storage_pull_s3")) {
             assertEquals(List.of("sink.auth.named_collection_missing"), codes(d.get(route)), route);
         }
+        Map<String, JsonNode> probes = new java.util.LinkedHashMap<>();
+        List<String> schemas = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("out-nc").resolve("route_decisions.jsonl"))) {
+            JsonNode l = JSON.readTree(line);
+            schemas.add(l.get("route_id").asText() + " " + l.get("schema").asText());
+            if (l.has("probe")) {
+                probes.put(l.get("route_id").asText() + "/" + l.get("probe").asText(), l);
+            }
+        }
+        assertEquals("typed_raw_streaming dpone.route_decision.v1", schemas.get(0));
+        assertEquals("typed_raw_streaming dpone.route_probe.v1", schemas.get(1), "the route's probes follow it");
+        for (String route : Scenario.DEFAULT_ROUTES) {
+            assertEquals("passed", probes.get(route + "/clickhouse_query").get("status").asText(), route);
+            assertEquals("passed", probes.get(route + "/source_metadata").get("status").asText(), route);
+        }
+        assertEquals(null, probes.get("typed_binary_streaming/named_collection"), "streaming routes have no such probe");
+        JsonNode missing = probes.get("object_storage_pull_s3/named_collection");
+        assertEquals("failed", missing.get("status").asText());
+        assertEquals("sink.auth.named_collection_missing", missing.get("code").asText());
+        assertEquals("passed", probes.get("object_storage_pull_s3/runtime_write").get("status").asText());
+        assertEquals("skipped", probes.get("object_storage_pull_s3/clickhouse_read").get("status").asText());
+        assertEquals("skipped", probes.get("object_storage_pull_s3/cluster").get("status").asText());
+    }
+
+    @Test
+    void aNamedCollectionWithWrongKeysIsUnusableNotAParquetReadProblem() throws Exception {
+        String wrongSecret = "wrong-collection-secret-000000000000000";
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            ch.execute("DROP NAMED COLLECTION IF EXISTS wrong_keys");
+            ch.execute("CREATE NAMED COLLECTION wrong_keys AS access_key_id = " + ClickHouseSql.literal(
+                externalS3.accessKey()) + ", secret_access_key = " + ClickHouseSql.literal(wrongSecret));
+        }
+        try {
+            CertificationReport r = certify("wrongkeys", manifest(TestEngines.newDatabase("wk"), "named_collection",
+                "wrong_keys"), context(externalS3("s3-secret", externalS3.endpoint())), "preflight_only",
+                dir.resolve("state-wk"));
+            RouteDecision s3 = byRoute(r).get("object_storage_pull_s3");
+            assertEquals(List.of("sink.auth.named_collection_unusable"), codes(s3), s3.blockers()::toString);
+            assertEquals("credentials_refused", s3.blockers().get(0).details().get("reason"));
+            assertEquals("clickhouse_read_access.named_collection", s3.blockers().get(0).subject());
+            assertEquals("probed", byRoute(r).get("typed_binary_streaming").status());
+            assertNoSecretIn(dir.resolve("out-wrongkeys"), wrongSecret);
+        } finally {
+            try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+                ch.execute("DROP NAMED COLLECTION IF EXISTS wrong_keys");
+            }
+        }
+    }
+
+    @Test
+    void columnarModeRequiredBlocksTheStreamingRoutesWithTheirCode() {
+        CertificationReport r = certify("required", manifest(TestEngines.newDatabase("req"), "named_collection",
+            "dpone_stage").replace("columnar_fast_path:\n", "columnar_fast_path:\n          mode: required\n")
+            .replace("order_by: [sale_id]", "order_by: [sale_id]\n    route: object_storage_pull_s3"),
+            context(embeddedS3()), "preflight_only", dir.resolve("state-req"));
+        Map<String, RouteDecision> d = byRoute(r);
+        for (String route : List.of("typed_raw_streaming", "typed_binary_streaming")) {
+            assertEquals("blocked", d.get(route).status(), route);
+            assertEquals(List.of("manifest.route_excluded"), codes(d.get(route)), route);
+            assertEquals("source.options.native_transfer.snapshot.columnar_fast_path.mode",
+                d.get(route).blockers().get(0).subject());
+        }
+        for (String route : List.of("direct_push_columnar.chunked", "object_storage_pull_s3")) {
+            assertEquals("probed", d.get(route).status(), () -> route + " " + d.get(route).blockers());
+        }
+    }
+
+    /**
+     * use_cluster_function on the s3Cluster route, where the cluster is missing (the embedded engine has none): always
+     * blocks it, auto pulls with s3() with a warning and a failed non-blocking cluster probe, never pulls with s3().
+     */
+    @Test
+    void useClusterFunctionDecidesTheS3ClusterRoutesPullWhenTheClusterIsMissing() throws Exception {
+        String db = TestEngines.newDatabase("ucf");
+        ConnectionContext ctx = context(embeddedS3());
+        Map<String, io.dpone.route.RunReport> runs = new HashMap<>();
+        try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false)) {
+            for (String policy : List.of("always", "auto", "never")) {
+                Path file = Manifests.write(dir.resolve("ucf-" + policy + ".yaml"), manifest(db, "named_collection",
+                    "dpone_stage").replace("use_cluster_function: always", "use_cluster_function: " + policy));
+                var m = ManifestLoader.load(file).withTarget(new io.dpone.manifest.TableRef(db, "sales_" + policy),
+                    "object_storage_pull_s3cluster");
+                runs.put(policy, new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-ucf"))
+                    .run(m, "ucf-" + policy, io.dpone.route.ProgressListener.NONE));
+            }
+        }
+        assertEquals(List.of("sink.cluster_pull_unsupported"), runs.get("always").blockers().stream()
+            .map(Blocker::code).toList());
+        for (String policy : List.of("auto", "never")) {
+            io.dpone.route.RunReport r = runs.get(policy);
+            assertTrue(r.passed(), () -> policy + " " + r.blockers());
+            assertEquals(3_000, r.loadedRows(), policy);
+            assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("pulled with s3() instead of s3Cluster()")),
+                () -> policy + " " + r.notes());
+            var cluster = r.probes().stream().filter(p -> p.probe().equals("cluster")).findFirst().orElseThrow();
+            assertEquals(policy.equals("auto") ? "failed" : "skipped", cluster.status(), policy);
+            assertEquals("passed", r.probes().stream().filter(p -> p.probe().equals("clickhouse_read")).findFirst()
+                .orElseThrow().status(), policy);
+        }
+
+        CertificationReport pre = certify("ucf-pre", manifest(TestEngines.newDatabase("ucfp"), "named_collection",
+            "dpone_stage").replace("use_cluster_function: always", "use_cluster_function: auto"),
+            ctx, "preflight_only", dir.resolve("state-ucf-pre"));
+        assertEquals("probed", byRoute(pre).get("object_storage_pull_s3cluster").status());
+        assertTrue(pre.warnings().stream().anyMatch(w -> w.startsWith("object_storage_pull_s3cluster: probe cluster "
+            + "failed without blocking the route")), pre.warnings()::toString);
+    }
+
+    /**
+     * preflight.require_* false makes the runtime write and ClickHouse read probes non-blocking: a store ClickHouse
+     * cannot reach no longer blocks the route; a writer that cannot put no longer fails the probe, but the route still
+     * needs it to clear its prefix.
+     */
+    @Test
+    void preflightRequirementsSwitchedOffDoNotBlockTheRoute() throws Exception {
+        String noRequirements = "\n            preflight: {require_runtime_write: false, "
+            + "require_clickhouse_read: false}";
+        CertificationReport put = certify("noput", manifest(TestEngines.newDatabase("noput"), "non_production_inline",
+            null).replace("clickhouse_read_access: {mode: non_production_inline}",
+            "clickhouse_read_access: {mode: non_production_inline}" + noRequirements),
+            context(externalS3("s3-wrong", externalS3.endpoint())), "preflight_only", dir.resolve("state-noput"));
+        RouteDecision noPut = byRoute(put).get("object_storage_pull_s3");
+        assertEquals(List.of("storage.runtime_put_denied"), codes(noPut));
+        assertTrue(noPut.blockers().get(0).message().contains("under the run prefix"), "not the probe: "
+            + noPut.blockers());
+        assertTrue(Files.readString(dir.resolve("out-noput").resolve("route_decisions.jsonl")).contains(
+            "not blocking: preflight.require_runtime_write is false"));
+        CertificationReport read = certify("noread", manifest(TestEngines.newDatabase("noread"),
+            "non_production_inline", null).replace("clickhouse_read_access: {mode: non_production_inline}",
+            "clickhouse_read_access: {mode: non_production_inline}" + noRequirements),
+            context(externalS3("s3-secret", "http://127.0.0.1:9")), "preflight_only", dir.resolve("state-noread"));
+        assertEquals("probed", byRoute(read).get("object_storage_pull_s3").status(),
+            () -> byRoute(read).get("object_storage_pull_s3").blockers().toString());
     }
 
     @Test

@@ -115,6 +115,45 @@ class ManifestBlockerTest {
         assertTrue(run.stderr().contains("runtime_access.connection_id"), run.stderr());
     }
 
+    /**
+     * The options the runtime cannot honour are refused with their manifest paths, next to a schema problem, all at
+     * once: an Airflow runtime credential, a bulk mode that is not the sink's transport (the embedded engine is the
+     * in-process client, not HTTP), and a columnar mode that excludes the (default) route.
+     */
+    @Test
+    void optionsTheRuntimeCannotHonourAreRefusedByCheckWithTheirPaths(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("ignored-keys.yaml");
+        Files.writeString(bad, Files.readString(Path.of("examples/certification/embedded-sales.yaml"))
+            .replace("connection_type: context", "connection_type: airflow")
+            .replace("mode: client", "mode: http")
+            .replace("mode: auto\n", "mode: required\n")
+            .replace("fetch_size: 10000", "fetch_size: 10000\n    fetch_sise: 1"));
+        CliRun run = CliRun.of("check", bad.toString(), "--format", "json");
+        assertEquals(1, run.exitCode(), run.stderr());
+        var blockers = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stderr()).get("blockers");
+        java.util.Map<String, String> bySubject = new java.util.TreeMap<>();
+        blockers.forEach(b -> bySubject.put(b.get("subject").asText(), b.get("code").asText()));
+        assertEquals(java.util.Map.of(
+            "source.options.fetch_sise", "manifest.unknown_key",
+            "source.options.native_transfer.snapshot.columnar_fast_path.object_storage.runtime_access.connection_type",
+            "manifest.option_unsupported",
+            "sink.options.clickhouse_bulk.mode", "manifest.option_unsupported",
+            "source.options.native_transfer.snapshot.columnar_fast_path.mode", "manifest.route_excluded"),
+            bySubject, run.stderr());
+
+        Path disabled = dir.resolve("disabled.yaml");
+        Files.writeString(disabled, Files.readString(Path.of("examples/certification/embedded-sales.yaml"))
+            .replace("mode: auto\n", "mode: disabled\n")
+            .replace("order_by: [sale_id]", "order_by: [sale_id]\n    route: object_storage_pull_s3"));
+        CliRun off = CliRun.of("check", disabled.toString(), "--format", "json");
+        assertEquals(1, off.exitCode(), off.stderr());
+        assertTrue(off.stderr().contains("manifest.route_excluded"), off.stderr());
+        Files.writeString(disabled, Files.readString(disabled).replace("route: object_storage_pull_s3",
+            "route: typed_raw_streaming"));
+        assertEquals(0, CliRun.of("check", disabled.toString(), "--format", "json").exitCode(),
+            "disabled admits the streaming routes");
+    }
+
     @Test
     void usageErrorsExitTwo() {
         assertEquals(2, CliRun.of("check").exitCode());

@@ -76,6 +76,65 @@ class FullRefreshRouteTest {
     }
 
     /**
+     * The Parquet routes time the Parquet writer apart from the source read, in chunks of columnar_fast_path.chunk_rows;
+     * the streaming routes have no such step.
+     */
+    @Test
+    void parquetRoutesTimeTheParquetWriteApartFromTheSourceRead() throws Exception {
+        Path columnar = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]\nroute: direct_push_columnar.chunked");
+        java.nio.file.Files.writeString(columnar, java.nio.file.Files.readString(columnar).replace("chunk_rows: 700}",
+            "chunk_rows: 700, native_transfer: {snapshot: {columnar_fast_path: {chunk_rows: 1000}}}}"));
+        RunReport parquet = Dpone.run(columnar, "run-pq", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertTrue(parquet.passed(), () -> parquet.blockers().toString());
+        assertTrue(parquet.stepMillis().containsKey("parquet_write"), parquet.stepMillis()::toString);
+        assertTrue(parquet.stepMillis().containsKey("source_read"), parquet.stepMillis()::toString);
+        RunReport binary = run("run-rb");
+        assertTrue(binary.passed(), () -> binary.blockers().toString());
+        assertTrue(binary.stepMillis().containsKey("source_read"), binary.stepMillis()::toString);
+        assertFalse(binary.stepMillis().containsKey("parquet_write"), binary.stepMillis()::toString);
+        assertEquals(3, parquet.chunks(), "columnar_fast_path.chunk_rows sizes the Parquet chunks");
+        assertEquals(5, binary.chunks(), "source.options.chunk_rows sizes the others");
+    }
+
+    /** A bulk mode the sink cannot give (HTTP to the in-process engine) is refused before anything is written. */
+    @Test
+    void aBulkModeThatIsNotTheSinksTransportIsRefusedBeforeAnySideEffect() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "clickhouse_bulk: {mode: http}");
+        RunReport r = Dpone.run(manifest, "run-http", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertFalse(r.passed());
+        assertEquals(List.of("manifest.option_unsupported"), r.blockers().stream().map(Blocker::code).toList());
+        assertEquals("sink.options.clickhouse_bulk.mode", r.blockers().get(0).subject());
+        assertEquals(List.of(), ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(db)));
+        Path client = Manifests.fullRefresh(dir, "sales", db, "clickhouse_bulk: {mode: client}");
+        RunReport ok = Dpone.run(client, "run-client", TestEngines.context(h2), ProgressListener.NONE,
+            dir.resolve("state"));
+        assertTrue(ok.passed(), () -> ok.blockers().toString());
+    }
+
+    /** quality.typed_hash off skips the gate (never passes it); sampled hashes one key bucket in hash_sample_modulo. */
+    @Test
+    void typedHashModeAndSampleModuloDecideWhatTheTypedHashGateHashes() throws Exception {
+        java.util.Map<String, io.dpone.quality.GateResult> gate = new java.util.HashMap<>();
+        for (String quality : List.of("typed_hash: 'off'", "typed_hash: sampled\n  hash_sample_modulo: 4",
+                "typed_hash: full")) {
+            Path manifest = Manifests.fullRefresh(dir, "sales", db, "order_by: [sale_id]");
+            java.nio.file.Files.writeString(manifest, java.nio.file.Files.readString(manifest) + "quality:\n  "
+                + quality + "\n");
+            RunReport r = Dpone.run(manifest, "run-q" + gate.size(), TestEngines.context(h2), ProgressListener.NONE,
+                dir.resolve("state"));
+            assertTrue(r.passed(), () -> quality + " " + r.blockers());
+            gate.put(quality.substring(0, quality.indexOf('\n') < 0 ? quality.length() : quality.indexOf('\n')),
+                r.gates().stream().filter(g -> g.gate().equals("typed_hash")).findFirst().orElseThrow());
+        }
+        assertEquals("skipped", gate.get("typed_hash: 'off'").status());
+        long sampled = ((Number) gate.get("typed_hash: sampled").details().get("source_rows_hashed")).longValue();
+        assertTrue(sampled > 0 && sampled < 3_000, "a sample: " + sampled);
+        assertEquals(3_000L, ((Number) gate.get("typed_hash: full").details().get("source_rows_hashed")).longValue());
+    }
+
+    /**
      * A crash between writing and renaming the run journal leaves a temporary file beside it: the next attempt of
      * the run id removes it, and cleanup_audit counts any it could not remove (here a directory in its place).
      */

@@ -1,6 +1,7 @@
 package io.dpone.cdc.mssql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.Dpone;
@@ -58,6 +59,57 @@ class SnapshotHandOverTest {
     @AfterAll
     static void close() {
         ch.close();
+    }
+
+    /**
+     * {@code cdc.offset_store: file} commits the stream's first checkpoint into {@code cdc.checkpoint_json} instead of
+     * the ClickHouse offsets table, and without {@code checkpoint_json} the run is refused before anything is read.
+     */
+    @Test
+    void aFileOffsetStoreCommitsTheFirstCheckpointIntoCheckpointJson() throws Exception {
+        String db = TestEngines.newDatabase("handfile");
+        String url = TestEngines.newH2Url();
+        try (H2CdcFixture fx = new H2CdcFixture(url)) {
+            H2CdcFixture.Txn txn = fx.txn();
+            Random r = new Random(3);
+            for (int id = 1; id <= 50; id++) {
+                txn.insert(LiveServingTableGatesTest.randomRow(r, id));
+            }
+            txn.commit();
+            Path checkpoint = dir.resolve("orders.checkpoint.json");
+            String yaml = """
+                source:
+                  type: mssql
+                  connection_ref: %s
+                  table: {schema: dbo, name: orders}
+                sink:
+                  type: clickhouse
+                  connection_ref: %s
+                  table: {schema: %s, name: orders_snapshot}
+                  strategy: {mode: full_refresh}
+                cdc:
+                  backend: mssql_cdc
+                  pipeline_name: orders-file
+                  log_dataset: %s.orders_cdc
+                  unique_keys: [order_id]
+                  offset_store: file
+                """.formatted(TestEngines.SOURCE, TestEngines.CLICKHOUSE, db, db);
+            RunReport refused = Dpone.run(Manifests.write(dir.resolve("nofile.yaml"), yaml), "handfile-0",
+                TestEngines.context(url), ProgressListener.NONE, dir.resolve("state"));
+            assertEquals(List.of("cdc.checkpoint_json"), refused.blockers().stream().map(b -> b.subject()).toList());
+            RunReport otherInstance = Dpone.run(Manifests.write(dir.resolve("instance.yaml"), yaml
+                + "  checkpoint_json: " + checkpoint + "\n  capture_instance: dbo_not_captured\n"), "handfile-i",
+                TestEngines.context(url), ProgressListener.NONE, dir.resolve("state"));
+            assertFalse(otherInstance.passed(), "cdc.capture_instance names the instance whose position is read");
+            assertFalse(java.nio.file.Files.exists(checkpoint), "nothing committed for a capture instance not there");
+            RunReport report = Dpone.run(Manifests.write(dir.resolve("file.yaml"), yaml + "  checkpoint_json: "
+                + checkpoint + "\n"), "handfile-1", TestEngines.context(url), ProgressListener.NONE,
+                dir.resolve("state"));
+            assertTrue(report.passed(), String.valueOf(report.blockers()));
+            assertTrue(java.nio.file.Files.readString(checkpoint).contains("dpone.cdc_checkpoint.v1"));
+            assertEquals("0", ch.query("SELECT count() FROM system.tables WHERE database = '" + db + "' AND name = '"
+                + ClickHouseCdcAdapters.OFFSETS_TABLE + "'").get(0).get(0), "the ClickHouse store is not used");
+        }
     }
 
     @Test
