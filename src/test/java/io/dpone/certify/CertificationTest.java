@@ -169,6 +169,8 @@ class CertificationTest {
         }
         JsonNode cert = JSON.readTree(out.resolve("certification.json").toFile());
         assertEquals("dpone.route_capability_certification.v1", cert.get("schema").asText());
+        assertEquals(io.dpone.report.BuildInfo.commit(), cert.get("build_commit").asText(),
+            "the evidence names the build it certifies");
         assertEquals(r.preferredRouteId(), cert.get("preferred_route_id").asText());
         assertEquals(r.preferredRouteId(), cert.at("/decision/preferred_route_id").asText());
         assertEquals(r.decision().withinNoise(), cert.at("/decision/within_noise").asBoolean());
