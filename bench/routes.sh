@@ -198,6 +198,9 @@ run_limited() {
   rm -f "$out.hung"
   "$@" &
   pid=$!
+  # CPU by thread group of the JVM below time(1) (bench/thread-cpu.sh), summarized by run_route
+  "$root/bench/thread-cpu.sh" sample-java "$pid" "$out.threads" &
+  local sampler=$!
   (
     sleep "$run_timeout"
     child="$(pgrep -P "$pid" | head -1)"
@@ -213,6 +216,7 @@ run_limited() {
   for c in $(pgrep -P "$timer"); do kill "$c" 2>/dev/null || true; done   # the timer's own sleep, by id
   kill "$timer" 2>/dev/null || true
   wait "$timer" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
   [ -f "$out.hung" ] && hung=1
   return "$rc"
 }
@@ -235,7 +239,7 @@ echo
 
 # results, keyed "<rows>|<route>" (route = one of the seven, or _drain, _parquet)
 declare -A best_dur best_wall best_rows best_bytes best_rss best_steps best_status best_run max_rss all_durs best_noisy
-declare -A drain_q drain_total parquet_create parquet_bytes export_line
+declare -A drain_q drain_total parquet_create parquet_bytes export_line cpu_of
 
 # the best run: a clean run beats a noisy one (others > BENCH_MAX_OTHERS), then the lowest duration wins
 record_best() { # record_best key run duration_ms wall rows bytes rss_kib status steps others_pct
@@ -309,6 +313,9 @@ run_route() { # run_route rows route i
     "MB/s=$(awk -v b="$bytes" -v m="$dur" 'BEGIN { if (m > 0) printf "%.1f", b / 1e6 / (m / 1000); else print "n/a" }')" \
     "rss=$(mib "${rss:-0}")MiB status=$status steps=$steps $quiet_note others-during=$(others_pct "$((j1 - j0))" "$own" "$wall" "$((s1 - s0))")" \
     "load1=$load1$( (( readers > 1 )) && echo " notes=$(jq -c '.notes // []' "$doc")")"
+  local cpu; cpu="$("$root/bench/thread-cpu.sh" summarize "$out.threads" "$lrows" "$own" 2>/dev/null || echo "cpu_s n/a")"
+  echo "       $cpu"
+  cpu_of[$k|$i]="$cpu"
   if [[ "$status" == green ]]; then
     last_others="$(others_num "$((j1 - j0))" "$own" "$wall")"
     record_best "$k" "$i" "$dur" "$wall" "$lrows" "$bytes" "$rss" "$status" "$steps" "$last_others"
@@ -417,6 +424,11 @@ print_size_table() { # print_size_table rows
   echo "step_millis of each route's best run (source_read overlaps clickhouse_load / upload / clickhouse_pull):"
   for route in "${routes[@]}"; do
     printf '  %-32s %s\n' "$route" "${best_steps[$rows|$route]:-}"
+  done
+  echo "CPU seconds by thread group of each route's best run (bench/thread-cpu.sh; dpone's own = encoder + route +"
+  echo "jit + gc + java, without the source driver and the engine's pools):"
+  for route in "${routes[@]}"; do
+    printf '  %-32s %s\n' "$route" "${cpu_of[$rows|$route|${best_run[$rows|$route]:-0}]:-n/a}"
   done
 }
 
