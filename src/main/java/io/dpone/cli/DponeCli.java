@@ -37,6 +37,10 @@ public final class DponeCli implements Runnable {
     public static void main(String[] args) {
         System.setOut(new RedactingPrintStream(System.out));
         System.setErr(new RedactingPrintStream(System.err));
+        // java.util.logging's console handler would print the SQL Server driver's records (host and port included)
+        // past Logback's levels and serve's JSON encoder: route them into Logback instead
+        org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+        org.slf4j.bridge.SLF4JBridgeHandler.install();
         Duration bound;
         try {
             bound = PhaseWatchdog.bound(System.getenv(PhaseWatchdog.ENV));

@@ -33,6 +33,11 @@ public final class ConnectionContext {
     private ConnectionContext(Map<String, ContextEntry> entries, boolean embeddedDefault) {
         this.entries = Map.copyOf(entries);
         this.embeddedDefault = embeddedDefault;
+        // third-party messages name hosts without their URL (Connect to host:port, host X, port N): mask them too
+        for (ContextEntry e : this.entries.values()) {
+            Redactor.global().registerEndpoint(e.url());
+            e.options().values().forEach(v -> Redactor.global().registerEndpoint(String.valueOf(v)));
+        }
     }
 
     /** System property equivalent of {@link #ENV} (for embedding applications and tests); the property wins. */

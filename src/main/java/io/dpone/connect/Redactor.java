@@ -22,7 +22,10 @@ import java.util.UUID;
  *
  * <p>Rules, applied in this order:
  * <ol>
- *   <li>registered secret values (see {@link Secret#of}) become {@code ***}, longest first;</li>
+ *   <li>registered secret values (see {@link Secret#of}) become {@code ***}, longest first; then the hosts of the
+ *       connection context's endpoints ({@link #registerEndpoint}) become {@code <redacted:host>} wherever they appear,
+ *       also without a scheme ({@code Connect to 10.0.0.5:8123 [/10.0.0.5]}, {@code host db.corp, port 1433}, a
+ *       bare {@code UnknownHostException} name), as third-party messages print them;</li>
  *   <li>JDBC URLs ({@code jdbc:...} up to whitespace or a quote) become {@code <redacted:jdbc-url>};</li>
  *   <li>any other URL with a scheme ({@code scheme://...}) becomes {@code <redacted:url>}: endpoints, userinfo
  *       credentials and presigned query parameters all go with it; a URL whose password holds a space is covered
@@ -54,6 +57,7 @@ public final class Redactor {
     public static final String URL_PLACEHOLDER = "<redacted:url>";
     public static final String JDBC_URL_PLACEHOLDER = "<redacted:jdbc-url>";
     public static final String PATH_PLACEHOLDER = "<redacted:path>";
+    public static final String HOST_PLACEHOLDER = "<redacted:host>";
 
     private static final int MIN_SECRET_LENGTH = 4;
 
@@ -68,6 +72,11 @@ public final class Redactor {
     private final Set<String> known = new LinkedHashSet<>();
     /** Longest first; replaced wholesale (copy-on-write) under the lock, read lock-free. */
     private volatile String[] secrets = new String[0];
+    private final Set<String> knownEndpoints = new LinkedHashSet<>();
+    /** {@code host:port} and hosts of registered endpoints, longest first; copy-on-write like {@link #secrets}. */
+    private volatile String[] endpoints = new String[0];
+    private static final java.util.regex.Pattern AUTHORITY = java.util.regex.Pattern.compile(
+            "://(?:[^@/\\s]*@)?(\\[[0-9A-Fa-f:.]+\\]|[^:/;?#\\s\\[\\]]+)(?::([0-9]{1,5}))?");
 
     /** Package-private: production code uses {@link #global()}; tests may build an isolated instance. */
     Redactor() {
@@ -97,6 +106,40 @@ public final class Redactor {
         }
     }
 
+    /**
+     * Registers the host of an endpoint URL ({@code http://host:port}, {@code jdbc:sqlserver://host:port;...},
+     * {@code s3://...}) and its {@code host:port}, so they are masked wherever they appear, not only inside a URL.
+     * A host without a dot or colon ({@code minio}, {@code localhost}, {@code ch1}) is not registered: it cannot be
+     * told from an ordinary word, and names nothing outside a private network. Null and URLs without a host are ignored.
+     */
+    public void registerEndpoint(String url) {
+        if (url == null) {
+            return;
+        }
+        java.util.regex.Matcher m = AUTHORITY.matcher(url);
+        if (!m.find()) {
+            return;
+        }
+        String host = m.group(1);
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        if (bare.length() < MIN_SECRET_LENGTH || (bare.indexOf('.') < 0 && bare.indexOf(':') < 0)) {
+            return;
+        }
+        synchronized (knownEndpoints) {
+            boolean changed = knownEndpoints.add(bare);
+            if (m.group(2) != null) {
+                changed |= knownEndpoints.add(host + ":" + m.group(2));
+                changed |= knownEndpoints.add(bare + ", port " + m.group(2));
+                changed |= knownEndpoints.add(bare + " port " + m.group(2));
+            }
+            if (changed) {
+                String[] next = knownEndpoints.toArray(new String[0]);
+                Arrays.sort(next, Comparator.comparingInt(String::length).reversed());
+                endpoints = next;
+            }
+        }
+    }
+
     /** Returns {@code text} with secrets, endpoints, credentials and local paths masked; null stays null. */
     public String redact(String text) {
         if (text == null || text.isEmpty()) {
@@ -106,6 +149,11 @@ public final class Redactor {
         for (String secret : secrets) {
             if (s.contains(secret)) {
                 s = s.replace(secret, MASK);
+            }
+        }
+        for (String endpoint : endpoints) {
+            if (s.contains(endpoint)) {
+                s = s.replace(endpoint, HOST_PLACEHOLDER);
             }
         }
         return RedactionPatterns.scrub(s);

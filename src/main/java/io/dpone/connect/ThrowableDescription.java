@@ -16,7 +16,8 @@ final class ThrowableDescription {
 
     /**
      * {@code t}'s message (or simple class name when there is none), then at most {@value #MAX_CAUSES} causes, each
-     * redacted by {@code redactor}, joined by {@code ": "}. A cause whose text already appears is skipped.
+     * redacted by {@code redactor}, joined by {@code ": "}. A cause whose text already appears is skipped; the causes of
+     * a {@link io.dpone.error.CompleteMessage} (a typed failure) are not shown.
      */
     static String of(Throwable t, Redactor redactor) {
         if (t == null) {
@@ -33,7 +34,8 @@ final class ThrowableDescription {
                 }
                 out.append(part);
             }
-            current = current.getCause();
+            // a typed failure's message is the whole account: its causes are a third party's words
+            current = current instanceof io.dpone.error.CompleteMessage ? null : current.getCause();
         }
         return out.toString();
     }

@@ -3,7 +3,7 @@ package io.dpone.error;
 import java.util.List;
 
 /** A typed failure carrying the blockers that explain it. Its message is already safe to show. */
-public class DponeException extends RuntimeException {
+public class DponeException extends RuntimeException implements CompleteMessage {
     private static final long serialVersionUID = 1L;
     private final transient List<Blocker> blockers;
 

@@ -4,7 +4,7 @@ package io.dpone.storage;
  * A failed object-store operation. The message names the operation, bucket, key and the store's error code;
  * it never contains credentials.
  */
-public class ObjectStoreException extends RuntimeException {
+public class ObjectStoreException extends RuntimeException implements io.dpone.error.CompleteMessage {
     private static final long serialVersionUID = 1L;
 
     /** Why the operation failed, coarse enough for callers to branch on. */

@@ -275,6 +275,49 @@ class RedactorTest {
                 redactor.describe(new RuntimeException(new IOException("disk full at " + LOCAL_PATH))));
     }
 
+    /**
+     * Third-party messages name a context's hosts without their URL: the AWS SDK's {@code Connect to host:port
+     * [/ip]}, mssql-jdbc's {@code host X, port N}, an {@code UnknownHostException}'s bare name. The hosts of
+     * registered endpoints are masked wherever they appear; single-label hosts (ordinary words) are not registered.
+     */
+    @Test
+    void registeredEndpointHostsAreMaskedWithoutTheirUrl() {
+        redactor.registerEndpoint("http://10.20.30.40:44209");
+        redactor.registerEndpoint("jdbc:sqlserver://db.corp.example:1433;databaseName=x");
+        redactor.registerEndpoint("https://user@s3.eu.example.com/bucket");
+        redactor.registerEndpoint("http://[fd00::17]:8123");
+        redactor.registerEndpoint("http://minio:9000");
+        redactor.registerEndpoint("jdbc:h2:/tmp/x/y");
+        redactor.registerEndpoint(null);
+        String sdk = "Unable to execute HTTP request: Connect to 10.20.30.40:44209 [/10.20.30.40] failed: "
+            + "Connection refused";
+        assertEquals("Unable to execute HTTP request: Connect to <redacted:host> [/<redacted:host>] failed: "
+            + "Connection refused", redactor.redact(sdk));
+        assertEquals("The TCP/IP connection to the host <redacted:host> has failed",
+            redactor.redact("The TCP/IP connection to the host db.corp.example, port 1433 has failed"));
+        assertEquals("Prelogin error: host <redacted:host> Unexpected response",
+            redactor.redact("Prelogin error: host db.corp.example port 1433 Unexpected response"));
+        assertEquals("<redacted:host>: Name or service not known",
+            redactor.redact("s3.eu.example.com: Name or service not known"));
+        assertEquals("connect to <redacted:host> refused", redactor.redact("connect to [fd00::17]:8123 refused"));
+        assertEquals("bucket minio ready", redactor.redact("bucket minio ready"), "a word stays a word");
+    }
+
+    /** A typed failure's message is its whole account: the third-party text of its causes is not appended. */
+    @Test
+    void describeStopsAtATypedFailure() {
+        Throwable sdk = new IllegalStateException("Connect to 10.1.2.3:9000 [/10.1.2.3] failed");
+        class Typed extends RuntimeException implements io.dpone.error.CompleteMessage {
+            Typed(Throwable cause) {
+                super("PutObject <redacted:url> failed: endpoint unreachable (HttpHostConnectException)", cause);
+            }
+        }
+        assertEquals("upload failed: PutObject <redacted:url> failed: endpoint unreachable (HttpHostConnectException)",
+            redactor.describe(new RuntimeException("upload failed", new Typed(sdk))));
+        assertEquals("dpone said: Connect to 10.1.2.3:9000 [/10.1.2.3] failed",
+            redactor.describe(new RuntimeException("dpone said", sdk)), "an untyped wrapper shows its causes");
+    }
+
     @Test
     void registrationIsThreadSafe() throws Exception {
         Redactor shared = new Redactor();

@@ -25,7 +25,8 @@ import java.util.Optional;
  * another identity under the same pipeline name (backend, source, target or unique keys differ) is refused on load
  * and on commit with {@code cdc_runtime.checkpoint_stream_mismatch}; a row that breaks {@link CheckpointRules} (its own
  * {@code stream_id} not its stream's id, an offset of another backend, a token of the wrong shape, a resume point
- * that is not a JSON object) is {@code cdc_runtime.checkpoint_invalid} and never overwritten. Each commit is a synchronous insert
+ * that is not a JSON object, a {@code saved_version} beyond a long) is {@code cdc_runtime.checkpoint_invalid} and never
+ * overwritten, and so is a table whose columns are not the store's (one missing, or of another type). Each commit is a synchronous insert
  * ({@code async_insert = 0}) whose {@code saved_version} is above every version already stored for the key, checked
  * as a compare-and-set (see {@link #commit}).
  */
@@ -72,17 +73,21 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     @Override
     public void commit(StreamIdentity stream, Optional<CdcOffset> expected, CdcOffset offset, String writer) {
         TableState state = tableState();
-        if (state != TableState.CURRENT) {
-            ensureTable();
-            state = TableState.CURRENT;
-        }
+        // the stored row is checked before anything is written: a refused checkpoint's table is left as it is
         Optional<Row> previous = latest(stream, state);
         previous.ifPresent(r -> checkStream(stream, r));
         Optional<CdcOffset> current = previous.map(r -> offsetOf(stream, r));
         if (!current.equals(expected)) {
             throw ConflictingCommit.of(stream, subject(), current, expected);
         }
+        if (state != TableState.CURRENT) {
+            ensureTable();
+        }
         long seen = previous.map(r -> r.version).orElse(0L);
+        if (seen == Long.MAX_VALUE) {
+            // no version above it: the insert would sort below the stored row and be a silent no-op left behind
+            throw invalid(stream, "saved_version", "is at its maximum; no later checkpoint can be saved over it");
+        }
         long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
         ch.execute("INSERT INTO " + ClickHouseSql.table(database, table) + " (checkpoint_key, schema, stream_id, "
             + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume, writer) "
@@ -135,13 +140,53 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     /** Whether the table exists, and whether it has the resume and writer columns (older tables lack them). */
     private enum TableState { ABSENT, WITHOUT_RESUME, WITHOUT_WRITER, CURRENT }
 
-    /** One query: every table has at least one column, so no column rows means no table. */
+    /** The columns the store reads and writes, with their types; resume and writer may be missing (older tables). */
+    private static final Map<String, String> COLUMNS = columns();
+
+    private static Map<String, String> columns() {
+        Map<String, String> c = new LinkedHashMap<>();
+        for (String name : List.of("checkpoint_key", "schema", "stream_id", "stream_json", "backend", "token",
+            "resume", "writer")) {
+            c.put(name, "String");
+        }
+        c.put("snapshot_complete", "UInt8");
+        c.put("saved_at", "DateTime64(3, 'UTC')");
+        c.put("saved_version", "UInt64");
+        return c;
+    }
+
+    /**
+     * One query: every table has at least one column, so no column rows means no table. A table whose columns are
+     * not the store's (one missing, or of another type: edited, or another program's table under this name) is
+     * {@code cdc_runtime.checkpoint_invalid} and never written to; only the resume and writer columns of older
+     * tables may be missing (a commit adds them).
+     */
     private TableState tableState() {
-        List<String> r = ch.query("SELECT count(), countIf(name = 'resume'), countIf(name = 'writer') FROM "
-            + "system.columns WHERE database = " + ClickHouseSql.literal(database) + " AND table = "
-            + ClickHouseSql.literal(table)).get(0);
-        return "0".equals(r.get(0)) ? TableState.ABSENT : "0".equals(r.get(1)) ? TableState.WITHOUT_RESUME
-            : "0".equals(r.get(2)) ? TableState.WITHOUT_WRITER : TableState.CURRENT;
+        List<List<String>> rows = ch.query("SELECT name, type FROM system.columns WHERE database = "
+            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
+        if (rows.isEmpty()) {
+            return TableState.ABSENT;
+        }
+        Map<String, String> found = new LinkedHashMap<>();
+        rows.forEach(r -> found.put(r.get(0), r.get(1)));
+        for (Map.Entry<String, String> c : COLUMNS.entrySet()) {
+            String type = found.get(c.getKey());
+            boolean optional = c.getKey().equals("resume") || c.getKey().equals("writer");
+            if (type == null && !optional) {
+                throw tableInvalid(c.getKey(), "is missing");
+            }
+            if (type != null && !type.equals(c.getValue())) {
+                throw tableInvalid(c.getKey(), "has type " + type + ", not " + c.getValue());
+            }
+        }
+        return !found.containsKey("resume") ? TableState.WITHOUT_RESUME
+            : !found.containsKey("writer") ? TableState.WITHOUT_WRITER : TableState.CURRENT;
+    }
+
+    private DponeException tableInvalid(String column, String problem) {
+        return new DponeException(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_INVALID, subject(), "the checkpoint "
+            + "table's column " + column + " " + problem + "; the table was not used and not changed",
+            Map.of("field", column)));
     }
 
     private Optional<Row> latest(StreamIdentity stream, TableState state) {
@@ -163,8 +208,16 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
                 "checkpoint of " + stream.pipelineName() + " is not a " + SCHEMA + " row");
         }
-        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)),
-            Long.parseLong(r.get(5)), r.get(7)));
+        long version;
+        try {
+            version = Long.parseLong(r.get(5));
+        } catch (NumberFormatException e) {
+            throw invalid(stream, "saved_version", "is beyond " + Long.MAX_VALUE);
+        }
+        if (!"0".equals(r.get(4)) && !"1".equals(r.get(4))) {
+            throw invalid(stream, "snapshot_complete", "is neither 0 nor 1");
+        }
+        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)), version, r.get(7)));
     }
 
     /**

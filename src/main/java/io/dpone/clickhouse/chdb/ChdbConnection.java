@@ -68,17 +68,26 @@ public final class ChdbConnection implements AutoCloseable {
     static ChdbConnection connect(ChdbNative api, List<String> args) {
         Pointer handle;
         List<String> changed;
+        String engineSaid;
         synchronized (LOAD_LOCK) {
             SignalHandlerGuard before = SignalHandlerGuard.capture();
             try {
-                handle = api.chdb_connect(args.size(), args.toArray(new String[0]));
+                // a failed start is printed by the engine on fd 2 (NativeStderr): caught, it becomes the typed error
+                NativeStderr.Captured<Pointer> connected = NativeStderr.capture(
+                    () -> api.chdb_connect(args.size(), args.toArray(new String[0])));
+                handle = connected.value();
+                engineSaid = NativeStderr.oneLine(connected.text());
             } finally {
                 changed = SignalHandlerGuard.capture().changedSince(before);
                 before.restore();
             }
         }
         if (handle == null || handle.getPointer(0) == null) {
-            throw new ChdbException("embedded ClickHouse refused to open its data directory");
+            throw new ChdbException("embedded ClickHouse refused to open its data directory"
+                + (engineSaid.isEmpty() ? "" : " (" + engineSaid + ")"));
+        }
+        if (!engineSaid.isEmpty()) {
+            System.err.println("embedded ClickHouse: " + engineSaid); // through the process's redacting stderr
         }
         ChdbConnection connection = new ChdbConnection(api, handle);
         OPEN.add(connection);

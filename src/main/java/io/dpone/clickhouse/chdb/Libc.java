@@ -4,7 +4,10 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
-/** The few libc calls the engine's signal isolation needs; JNA has no bindings for them. */
+/**
+ * The few libc calls the engine's signal isolation and its stderr capture ({@link NativeStderr}) need; JNA has no
+ * bindings for them.
+ */
 interface Libc extends Library {
     Libc INSTANCE = Native.load("c", Libc.class);
 
@@ -23,4 +26,14 @@ interface Libc extends Library {
     Pointer mmap(Pointer addr, long length, int prot, int flags, int fd, long offset);
 
     int getpagesize();
+
+    int dup(int fd);
+
+    int dup2(int oldfd, int newfd);
+
+    int pipe(int[] fds);
+
+    int close(int fd);
+
+    long read(int fd, byte[] buf, long count);
 }
