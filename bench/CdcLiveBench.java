@@ -118,11 +118,28 @@ public final class CdcLiveBench {
                          String label) {
         long read = 0;
         long all0 = System.nanoTime();
+        com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         for (int tick = 1; ; tick++) {
+            long startedMs = System.currentTimeMillis();
+            long cpu0 = os.getProcessCpuTime();
+            Map<String, Long> threads0 = threadCpuMillis();
             long s = System.nanoTime();
             CdcRuntimeRunReport r = CdcTickRunner.run(camel, LiveCdcRuntime.tick(o, CdcRuntime.newRunId(),
                 fx.connection, ch, work.resolve("spool")));
             double sec = (System.nanoTime() - s) / 1e9;
+            // CPU of the whole process (JIT compiler and GC threads included): steadier than wall time on a shared
+            // machine, and the part of a first tick that warm-up adds
+            double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
+            Map<String, Long> threads1 = threadCpuMillis();
+            Map<String, Long> split = new java.util.LinkedHashMap<>();
+            long named = 0;
+            for (String k : List.of("main", "jit", "gc")) {
+                long v = threads1.getOrDefault(k, 0L) - threads0.getOrDefault(k, 0L);
+                split.put(k, v);
+                named += v;
+            }
+            split.put("other", Math.round(cpu * 1000) - named); // the engine's native threads, H2, JFR, ...
             if (!r.passed()) {
                 System.out.println("tick blocked: " + r.blockers());
                 return false;
@@ -132,12 +149,47 @@ public final class CdcLiveBench {
                 break;
             }
             read += r.counts().read();
-            System.out.printf("%stick=%d events=%d seconds=%.2f events_per_s=%.0f steps_ms=%s%n", label, tick,
-                r.counts().read(), sec, r.counts().read() / sec, r.metrics().stepMillis());
+            System.out.printf("%stick=%d events=%d seconds=%.2f events_per_s=%.0f process_cpu_s=%.2f "
+                    + "events_per_cpu_s=%.0f cpu_ms=%s started_ms=%d steps_ms=%s%n", label, tick, r.counts().read(),
+                sec, r.counts().read() / sec, cpu, r.counts().read() / cpu, split, startedMs,
+                r.metrics().stepMillis());
         }
         double allS = (System.nanoTime() - all0) / 1e9;
         System.out.printf("%sticks_total events=%d seconds=%.2f events_per_s=%.0f%n", label, read, allS, read / allS);
         return true;
+    }
+
+    /**
+     * CPU milliseconds of this process's threads so far by group, from {@code /proc/self/task/<tid>/stat} (Linux; empty
+     * elsewhere): {@code main} (the tick runs on it), {@code jit} (C1/C2 compiler threads), {@code gc} (GC workers
+     * and the VM thread). Clock-tick resolution (10 ms); a thread that ended between two reads drops out.
+     */
+    static Map<String, Long> threadCpuMillis() {
+        Map<String, Long> out = new java.util.HashMap<>();
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return out;
+        }
+        try (var dirs = Files.list(tasks)) {
+            for (Path t : dirs.toList()) {
+                String stat;
+                try {
+                    stat = Files.readString(t.resolve("stat"));
+                } catch (java.io.IOException e) {
+                    continue; // ended meanwhile
+                }
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
+                String group = comm.equals("java") || comm.equals("main") ? "main"
+                    : comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler") ? "jit"
+                    : comm.startsWith("GC Thread") || comm.equals("VM Thread") ? "gc" : "other";
+                out.merge(group, ticks * 10, Long::sum);
+            }
+        } catch (java.io.IOException e) {
+            return out;
+        }
+        return out;
     }
 
     /** {@code events} change rows: inserts then updates (before/after) of 3-column orders, {@code perTxn} per LSN. */

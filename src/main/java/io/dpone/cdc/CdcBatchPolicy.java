@@ -111,9 +111,12 @@ public final class CdcBatchPolicy {
      * reader that wrote the resume point bounds those.)
      */
     private static void beyondNextOffset(List<CdcEvent> changes, CdcOffset next, List<Blocker> blockers) {
+        // parsed once: asking for it per change parsed it again each time (the last-parsed cache alternated between
+        // the next offset's text and the changes' positions)
+        java.math.BigInteger nextPosition = next.position().value();
         for (int i = 0; i < changes.size(); i++) {
             CdcEvent e = changes.get(i);
-            if (CdcPosition.of(e.position()).compareTo(next.position()) > 0) {
+            if (e.positionValue().value().compareTo(nextPosition) > 0) {
                 blockers.add(CdcBlockers.blocker(CdcBlockers.CHANGE_BEYOND_NEXT_OFFSET, "changes[" + i + "].position",
                     "change position " + e.position() + " lies beyond the batch's next offset " + next.token()
                         + "; nothing was applied (export the batch with next_offset at or above its last change)",

@@ -155,8 +155,15 @@ public final class CdcHashes {
     }
 
     public static String sha256Hex(String text) {
-        MessageDigest md = SHA256.get();
+        MessageDigest md = sha256();
         return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** This thread's SHA-256 digest, reset (a caller that feeds it in parts must finish with {@code digest()}). */
+    public static MessageDigest sha256() {
+        MessageDigest md = SHA256.get();
+        md.reset();
+        return md;
     }
 
     private static MessageDigest newSha256() {

@@ -91,4 +91,32 @@ class CdcIdentityTest {
         assertEquals(1, r.duplicates().size());
         assertEquals("changes[1]", r.duplicates().get(0).get("event"));
     }
+
+    @Test
+    void anOrderedBatchAndTheSameChangesShuffledGiveOneApplyOrderAndOneBatchId() {
+        // a batch in change order skips the map of seen ids and the sort; any other order takes both: same verdict
+        List<CdcEvent> ordered = List.of(event(CdcOperation.insert, "0x10", 0, 1),
+            event(CdcOperation.update_before, "0x10", 1, 1), event(CdcOperation.update_after, "0x10", 1, 1),
+            event(CdcOperation.delete, "0x11", 0, 2), event(CdcOperation.insert, "0x0012", 0, 3));
+        List<CdcEvent> shuffled = List.of(ordered.get(3), ordered.get(2), ordered.get(4), ordered.get(0),
+            ordered.get(1));
+        CdcOffset next = new CdcOffset("mssql_cdc", "0x12", true);
+        IdempotencyResult a = new EventIdentityIdempotency().check(STREAM, new CdcBatch("0x12", next, ordered),
+            Optional.empty());
+        IdempotencyResult b = new EventIdentityIdempotency().check(STREAM, new CdcBatch("0x12", next, shuffled),
+            Optional.empty());
+        assertTrue(a.passed());
+        assertTrue(b.passed());
+        assertEquals(ordered, a.toApply());
+        assertEquals(ordered, b.toApply());
+        assertEquals(a.batchId(), b.batchId());
+        // an ordered batch that repeats its last change is not strictly ordered: the repeat is still found
+        List<CdcEvent> repeated = new ArrayList<>(ordered);
+        repeated.add(event(CdcOperation.insert, "0x12", 0, 3));
+        IdempotencyResult c = new EventIdentityIdempotency().check(STREAM, new CdcBatch("0x12", next, repeated),
+            Optional.empty());
+        assertEquals(1, c.duplicates().size());
+        assertEquals("changes[5]", c.duplicates().get(0).get("event"));
+        assertEquals("changes[4]", c.duplicates().get(0).get("duplicate_of"));
+    }
 }

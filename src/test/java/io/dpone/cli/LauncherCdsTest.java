@@ -125,4 +125,22 @@ class LauncherCdsTest {
         assertFalse(Files.exists(jsa));
         assertEquals(List.of(), leftovers());
     }
+
+    @Test
+    void aOneTickCdcCommandRunsOnC1AndOtherCommandsKeepC2() throws Exception {
+        // the JVM prints its final flags on stdout when asked through JAVA_TOOL_OPTIONS (read before the command line)
+        Map<String, String> env = Map.of("DPONE_CDS", "0", "JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
+        String tick = dpone(env, "ops", "cdc-runtime-run").stdout();
+        String version = dpone(env, "--version").stdout();
+        java.util.regex.Pattern c1 = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+1\\s");
+        java.util.regex.Pattern metaspace = java.util.regex.Pattern.compile("MetaspaceSize\\s+=\\s+134217728\\s");
+        assertTrue(c1.matcher(tick).find(), "ops cdc-runtime-run stops at C1");
+        assertFalse(c1.matcher(version).find(), "other commands keep the C2 tier");
+        assertTrue(metaspace.matcher(tick).find() && metaspace.matcher(version).find(),
+            "every command starts with the larger metaspace threshold");
+        // DPONE_JAVA_OPTS replaces the defaults, the C1 choice included
+        String own = dpone(Map.of("DPONE_CDS", "0", "JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal", "DPONE_JAVA_OPTS",
+            "-Xmx256m"), "ops", "cdc-runtime-run").stdout();
+        assertFalse(c1.matcher(own).find(), "DPONE_JAVA_OPTS replaces the C1 default");
+    }
 }

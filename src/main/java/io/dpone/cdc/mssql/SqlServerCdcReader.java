@@ -155,27 +155,33 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         List<PayloadColumns.Column> payload = columns.columns();
         try (ResultSet rs = st.executeQuery()) {
             while (rows.size() < limit && rs.next()) {
-                Lsn lsn = Lsn.of(rs.getBytes(1));
+                byte[] lsnBytes = rs.getBytes(1);
+                Row before = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+                // the rows of one LSN share one parsed Lsn
+                Lsn lsn = before != null && java.util.Arrays.equals(before.lsnBytes, lsnBytes) ? before.lsn
+                    : Lsn.of(lsnBytes);
                 int commandId = rs.getInt(2);
                 byte[] seqval = rs.getBytes(3);
                 int op = rs.getInt(4);
-                Row previous = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+                Row previous = before;
                 boolean sameLsn = previous != null && previous.lsn.equals(lsn);
                 long ordinal = sameLsn ? previous.event.sequence() + 1
                     : resume != null && resume.lsn().equals(lsn) ? resume.ordinal() + 1 : 0;
                 // the rows of one LSN share its position text (formatted once per LSN, not per row)
                 String position = sameLsn ? previous.event.position() : lsn.hex();
-                Map<String, Object> data = new LinkedHashMap<>(payload.size() * 4 / 3 + 1);
+                LinkedHashMap<String, Object> data = new LinkedHashMap<>(payload.size() * 4 / 3 + 1);
                 for (int i = 0; i < payload.size(); i++) {
                     data.put(payload.get(i).name(), payload.get(i).read(rs, 5 + i));
                 }
-                Map<String, Object> metadata = new LinkedHashMap<>(8);
+                LinkedHashMap<String, Object> metadata = new LinkedHashMap<>(8);
                 metadata.put("backend", BACKEND);
                 metadata.put("capture_instance", captureInstance);
                 metadata.put("seqval", Lsn.hex(seqval));
                 metadata.put("command_id", commandId);
-                rows.add(new Row(lsn, commandId, seqval, op, new CdcEvent(operation(op), position, ordinal,
-                    stream.sourceSchema(), stream.sourceTable(), data, metadata)));
+                // both maps are this row's own: handed over, not copied again by the event
+                rows.add(new Row(lsnBytes, lsn, commandId, seqval, op, new CdcEvent(operation(op), position,
+                    ordinal, stream.sourceSchema(), stream.sourceTable(), CdcEvent.handOver(data),
+                    CdcEvent.handOver(metadata))));
             }
         }
     }
@@ -230,6 +236,6 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
     }
 
-    private record Row(Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {
+    private record Row(byte[] lsnBytes, Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {
     }
 }
