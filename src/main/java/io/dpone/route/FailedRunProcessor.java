@@ -28,6 +28,9 @@ public final class FailedRunProcessor implements Processor {
         if (resources.hasProducer()) {
             resources.producer().close();
         }
+        if (resources.pulls() != null) {
+            resources.pulls().close(); // no pull may still read the objects or write the table removed below
+        }
         try {
             SpoolDirectory.delete(run.spoolDir());
         } catch (RuntimeException e) {
