@@ -40,6 +40,11 @@ public final class FailedRunProcessor implements Processor {
         ObjectStaging staging = resources.objectStaging();
         if (staging != null) {
             try {
+                ProbeReuse.forget(ProbeReuse.key(run, staging)); // what the probes found may be what failed
+            } catch (RuntimeException ignored) {
+                // the key could not be formed, so nothing was reused under it
+            }
+            try {
                 staging.deleteAll();
             } catch (RuntimeException e) {
                 LOG.warn("staged objects of run {} could not be deleted; a resume with the same run id deletes them",
