@@ -8,18 +8,24 @@ import java.util.List;
 /**
  * The object-storage routes' pulls, on their own thread ({@code dpone-chunk-puller}): the route thread hands over
  * each chunk as soon as it is uploaded ({@link #submit}) and goes on uploading the next one while ClickHouse pulls,
- * and the encoder goes on encoding the one after. {@code grouped}: one {@code INSERT ... SELECT} over a glob of every
- * chunk uploaded since the previous pull began (so the pulls group themselves by how far the uploads got ahead);
- * otherwise one statement per chunk, by its key, in upload order.
+ * and the encoder goes on encoding the one after. Per chunk: one statement per chunk, by its key, in upload order, at
+ * most {@link #MAX_WAITING} chunks uploaded and not pulled yet. {@code grouped}: one {@code INSERT ... SELECT} over a
+ * glob of every chunk waiting, once they hold {@link #GROUP_ROWS} rows (or {@link #MAX_WAITING_GROUPED} chunks wait,
+ * or the last chunk is in): on two cores a pull of 100k rows costs measurably more CPU per row than one of a million
+ * (statement and gate-count overhead, bench/README.md), and that CPU is taken from the encoder.
  *
- * <p>Bounded: at most {@link #MAX_WAITING} uploaded chunks wait for their pull or are being pulled; beyond that the
- * route thread waits in {@link #submit}. A failed pull fails the next {@link #submit} or {@link #finish} with its
+ * <p>Bounded: beyond the bound the route thread waits in {@link #submit}; the chunks waiting are objects in the
+ * store, not memory. A failed pull fails the next {@link #submit} or {@link #finish} with its
  * exception; {@link #close} stops the thread (the run's resources close it, the failure handler before it drops
  * anything).
  */
 final class ChunkPulls implements AutoCloseable {
-    /** Uploaded chunks not pulled yet, the ones being pulled included. */
+    /** Uploaded chunks not pulled yet, the ones being pulled included (per-chunk pulls). */
     static final int MAX_WAITING = 4;
+    /** Rows a grouped pull waits for before it starts (unless the bound is reached or the last chunk is in). */
+    static final long GROUP_ROWS = 1_000_000;
+    /** Uploaded chunks not pulled yet, the ones being pulled included (grouped pulls). */
+    static final int MAX_WAITING_GROUPED = 16;
 
     /** An uploaded chunk waiting for its pull. */
     record Uploaded(Chunk chunk, String key) {
@@ -31,6 +37,8 @@ final class ChunkPulls implements AutoCloseable {
     }
 
     private final boolean grouped;
+    private final long groupRows;
+    private final int maxWaiting;
     private final Puller puller;
     private final WorkerThreads workers;
     private final Deque<Uploaded> waiting = new ArrayDeque<>();
@@ -41,12 +49,22 @@ final class ChunkPulls implements AutoCloseable {
     private WorkerThreads.Worker thread;
 
     ChunkPulls(boolean grouped, Puller puller, WorkerThreads workers) {
+        this(grouped, grouped ? GROUP_ROWS : 0, grouped ? MAX_WAITING_GROUPED : MAX_WAITING, puller, workers);
+    }
+
+    /** With the group size and the bound given (tests). */
+    ChunkPulls(boolean grouped, long groupRows, int maxWaiting, Puller puller, WorkerThreads workers) {
+        if (maxWaiting < 1) {
+            throw new IllegalArgumentException("maxWaiting must be >= 1");
+        }
         this.grouped = grouped;
+        this.groupRows = groupRows;
+        this.maxWaiting = maxWaiting;
         this.puller = puller;
         this.workers = workers;
     }
 
-    /** Queues an uploaded chunk for its pull; waits while {@link #MAX_WAITING} chunks wait already. */
+    /** Queues an uploaded chunk for its pull; waits while the bound's chunks wait already. */
     synchronized void submit(Chunk chunk, String key) {
         if (finished || closed) {
             throw new IllegalStateException("the pulls are finished");
@@ -54,7 +72,7 @@ final class ChunkPulls implements AutoCloseable {
         if (thread == null) {
             thread = workers.start("dpone-chunk-puller", this::run);
         }
-        while (failure == null && waiting.size() + pulling >= MAX_WAITING) {
+        while (failure == null && waiting.size() + pulling >= maxWaiting) {
             await();
         }
         rethrow();
@@ -76,7 +94,7 @@ final class ChunkPulls implements AutoCloseable {
         while (true) {
             List<Uploaded> batch = new ArrayList<>();
             synchronized (this) {
-                while (waiting.isEmpty() && !finished && !closed) {
+                while (!closed && !ready()) {
                     try {
                         wait();
                     } catch (InterruptedException e) {
@@ -108,6 +126,15 @@ final class ChunkPulls implements AutoCloseable {
                 notifyAll();
             }
         }
+    }
+
+    /** Whether a pull should start now (under the lock). */
+    private boolean ready() {
+        if (waiting.isEmpty()) {
+            return finished;
+        }
+        return !grouped || finished || waiting.size() >= maxWaiting
+            || waiting.stream().mapToLong(u -> u.chunk().rows()).sum() >= groupRows;
     }
 
     private void await() {

@@ -59,7 +59,7 @@ class ChunkPullsTest {
 
     private List<List<Integer>> pullFour(boolean grouped) throws Exception {
         Recorder recorder = new Recorder();
-        try (ChunkPulls pulls = new ChunkPulls(grouped, recorder, WorkerThreads.standalone())) {
+        try (ChunkPulls pulls = new ChunkPulls(grouped, 1, 4, recorder, WorkerThreads.standalone())) {
             pulls.submit(chunk(0), "k0");
             recorder.firstStarted.await(30, TimeUnit.SECONDS);
             pulls.submit(chunk(1), "k1");
@@ -74,6 +74,33 @@ class ChunkPullsTest {
     @Test
     void groupedPullsTakeEveryChunkUploadedWhileThePreviousPullRan() throws Exception {
         assertEquals(List.of(List.of(0), List.of(1, 2, 3)), pullFour(true));
+    }
+
+    @Test
+    void aGroupedPullWaitsForItsRowsOrTheBoundOrTheLastChunk() throws Exception {
+        Recorder byRows = new Recorder();
+        try (ChunkPulls pulls = new ChunkPulls(true, 25, 16, byRows, WorkerThreads.standalone())) {
+            pulls.submit(chunk(0), "k0"); // 10 rows each: 30 rows are the first group
+            pulls.submit(chunk(1), "k1");
+            pulls.submit(chunk(2), "k2");
+            byRows.firstStarted.await(30, TimeUnit.SECONDS);
+            pulls.submit(chunk(3), "k3");
+            byRows.release.countDown();
+            pulls.finish(); // the last chunk is in: the rest goes, whatever its rows
+        }
+        assertEquals(List.of(List.of(0, 1, 2), List.of(3)), byRows.batches);
+
+        Recorder byBound = new Recorder();
+        try (ChunkPulls pulls = new ChunkPulls(true, 1_000_000, 3, byBound, WorkerThreads.standalone())) {
+            pulls.submit(chunk(0), "k0");
+            pulls.submit(chunk(1), "k1");
+            pulls.submit(chunk(2), "k2"); // the bound: they go although they hold 30 rows only
+            byBound.firstStarted.await(30, TimeUnit.SECONDS);
+            byBound.release.countDown();
+            pulls.submit(chunk(3), "k3");
+            pulls.finish();
+        }
+        assertEquals(List.of(List.of(0, 1, 2), List.of(3)), byBound.batches);
     }
 
     @Test
