@@ -53,6 +53,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private WorkerThreads.Worker thread;
     private Object next;
     private Predicate<Object[]> staged = row -> false;
+    private java.util.function.Function<Path, GrowingFileUpload> streaming;
+    private volatile GrowingFileUpload streamed;
     private final AtomicLong rowsSkipped = new AtomicLong();
 
     /**
@@ -81,6 +83,19 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             throw new IllegalStateException("the producer has started");
         }
         this.staged = staged;
+    }
+
+    /**
+     * Every chunk file starts uploading as soon as it is created, while the encoder writes it ({@code open} starts
+     * the upload of a new file); the chunk handed over carries the upload ({@link Chunk#streamed()}). A chunk that
+     * fails or is left empty has its upload aborted, and so does the one in progress when the producer is closed.
+     * Set before {@link #start()}.
+     */
+    public void streamChunks(java.util.function.Function<Path, GrowingFileUpload> open) {
+        if (thread != null) {
+            throw new IllegalStateException("the producer has started");
+        }
+        this.streaming = open;
     }
 
     /** Rows read but not spooled because the staging table holds them already. */
@@ -114,6 +129,16 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 long w0 = System.nanoTime();
                 ChunkWriter out = format.open(file, table.columns());
                 writing += System.nanoTime() - w0;
+                GrowingFileUpload upload = null;
+                if (streaming != null) {
+                    try {
+                        upload = streaming.apply(file);
+                    } catch (RuntimeException e) {
+                        closeQuietly(out);
+                        throw e;
+                    }
+                    streamed = upload;
+                }
                 boolean completed = false;
                 try {
                     while (chunkRowCount < chunkRows && (more = (row = source.next()) != null)) {
@@ -144,18 +169,24 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                 } finally {
                     if (!completed) {
                         closeQuietly(out);
+                        abort(upload);
                     }
                 }
                 bytes += chunkBytes;
                 if (maxBytes != null && bytes > maxBytes) {
+                    abort(upload);
                     Files.deleteIfExists(file);
                     throw new DponeException(BlockerCode.SOURCE_MAX_BYTES_EXCEEDED, "sink.strategy.max_source_bytes",
                         "the encoded source exceeds max_source_bytes (" + maxBytes + ")");
                 }
                 if (chunkRowCount == 0) {
+                    abort(upload);
                     Files.deleteIfExists(file);
                 } else {
-                    put(new Chunk(index++, file, chunkRowCount, chunkBytes));
+                    if (upload != null) {
+                        upload.finish(Files.size(file));
+                    }
+                    put(new Chunk(index++, file, chunkRowCount, chunkBytes, upload));
                 }
             }
             rowsRead.set(rows);
@@ -171,6 +202,12 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             queue.offer(e instanceof IOException io ? new UncheckedIOException(io) : e);
         } finally {
             source.close();
+        }
+    }
+
+    private static void abort(GrowingFileUpload upload) {
+        if (upload != null) {
+            upload.abort();
         }
     }
 
@@ -246,6 +283,8 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     public void close() {
         cancelled = true;
         WorkerThreads.stop(thread);
+        // an upload whose chunk no step took over (a failed or cancelled run) must not complete its object later
+        abort(streamed);
         // after a failure Camel's split drains the iterator to release what is left: leave it only the end marker,
         // or it waits forever for a chunk the stopped encoder will never put
         queue.clear();

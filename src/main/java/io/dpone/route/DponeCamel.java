@@ -69,7 +69,7 @@ public final class DponeCamel implements AutoCloseable {
         beans.put("prepareObjectStorage", new PrepareObjectStorageProcessor());
         beans.put("uploadChunk", new UploadChunkProcessor());
         beans.put("pullChunk", new PullProcessor(false));
-        beans.put("pullAll", new PullProcessor(true));
+        beans.put("pullRest", new PullProcessor(true));
         beans.put("deleteStagedObjects", new DeleteStagedObjectsProcessor());
         beans.put("clusterDecide", new ClusterStepProcessor(ClusterPublicationJob::decide));
         beans.put("clusterAdmit", new ClusterStepProcessor(ClusterPublicationJob::admit));

@@ -28,6 +28,9 @@ public final class FailedRunProcessor implements Processor {
         if (resources.hasProducer()) {
             resources.producer().close();
         }
+        if (resources.pulls() != null) {
+            resources.pulls().close(); // no pull may still read the objects or write the table removed below
+        }
         try {
             SpoolDirectory.delete(run.spoolDir());
         } catch (RuntimeException e) {
@@ -36,6 +39,11 @@ public final class FailedRunProcessor implements Processor {
         }
         ObjectStaging staging = resources.objectStaging();
         if (staging != null) {
+            try {
+                ProbeReuse.forget(ProbeReuse.key(run, staging)); // what the probes found may be what failed
+            } catch (RuntimeException ignored) {
+                // the key could not be formed, so nothing was reused under it
+            }
             try {
                 staging.deleteAll();
             } catch (RuntimeException e) {

@@ -93,6 +93,13 @@ public final class PrepareStagingProcessor implements Processor {
             new SourceStatsCollector(run.table(), quality.hashSampleModulo(), quality.distinctColumns()),
             plan.progress()::rowsRead, WorkerThreads.of(exchange.getContext()));
         kept.ifPresent(k -> producer.skipStaged(k.staged()));
+        ObjectStaging objects = run.resources().objectStaging();
+        if (objects != null && "single".equals(exchange.getProperty(CHUNKING, String.class))) {
+            // the whole table is one file: it goes up part by part while it is written, not after
+            WorkerThreads workers = WorkerThreads.of(exchange.getContext());
+            producer.streamChunks(file -> GrowingFileUpload.start(objects.store().store().startUpload(
+                objects.key(file.getFileName().toString())), file, GrowingFileUpload.PART_SIZE, workers));
+        }
         run.resources().producer(producer);
         // reading and encoding the first chunk (spool files only) overlaps the staging DDL; the first load
         // comes after this step. If the DDL fails, the run's close cancels the producer.

@@ -13,46 +13,80 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * ClickHouse pulls staged Parquet into the staging table with {@code s3(...)} / {@code s3Cluster(...)}. In the
- * split it pulls the chunk just uploaded; after the split ({@code all: true}) it pulls the run prefix's glob in one
- * statement. {@code s3_throw_on_zero_files_match=1}: an empty glob fails instead of loading zero rows.
+ * ClickHouse pulls staged Parquet into the staging table with {@code s3(...)} / {@code s3Cluster(...)}, on the run's
+ * pull thread ({@link ChunkPulls}). In the split ({@code rest: false}) it hands over the chunk just uploaded and
+ * returns, so the route thread uploads the next chunk while ClickHouse pulls this one; after the split
+ * ({@code rest: true}) it waits until every uploaded chunk is pulled. Route property {@value #PULL}:
+ * {@code each_chunk} pulls each chunk by its key; {@code grouped} pulls every chunk uploaded since the previous pull
+ * in one statement over a glob of their names under the run prefix. {@code s3_throw_on_zero_files_match=1}: a glob
+ * that matches nothing fails instead of loading zero rows.
  */
 public final class PullProcessor implements Processor {
+    /** Set by the route YAML: {@code each_chunk} or {@code grouped}. */
+    public static final String PULL = "dponePull";
     private static final String PARQUET_WATERMARK = "input_format_parquet_memory_high_watermark";
 
-    private final boolean all;
+    private final boolean rest;
 
-    public PullProcessor(boolean all) {
-        this.all = all;
+    public PullProcessor(boolean rest) {
+        this.rest = rest;
     }
 
     @Override
     public void process(Exchange exchange) {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        if (rest) {
+            ChunkPulls pulls = run.resources().pulls();
+            if (pulls != null) {
+                pulls.finish();
+            }
+            return;
+        }
+        boolean grouped = "grouped".equals(exchange.getProperty(PULL, "each_chunk", String.class));
+        // one statement over many rows: the grouped pulls, and the single-file route's whole-table file
+        boolean large = grouped || "single".equals(exchange.getProperty(PrepareStagingProcessor.CHUNKING,
+            String.class));
+        ChunkPulls pulls = run.resources().pulls(() -> new ChunkPulls(grouped, batch -> pull(run, batch, large),
+            WorkerThreads.of(exchange.getContext())));
+        pulls.submit(exchange.getIn().getBody(Chunk.class), exchange.getProperty(UploadChunkProcessor.KEY,
+            String.class));
+    }
+
+    /** One statement pulling {@code batch} (one chunk by its key, or several over a glob of their names). */
+    static void pull(TransferRun run, List<ChunkPulls.Uploaded> batch, boolean large) {
         long t0 = System.nanoTime();
-        String key = all ? run.resources().objectStaging().key("chunk-*." + run.format().extension())
-            : exchange.getProperty(UploadChunkProcessor.KEY, String.class);
+        String key = batch.size() == 1 ? batch.get(0).key() : glob(run.resources().objectStaging(),
+            run.format().extension(), batch.stream().map(u -> u.chunk().file().getFileName().toString()).toList());
         List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
         columns.addAll(MetadataColumns.NAMES);
         String select = run.table().columns().stream().map(run.format()::readExpression)
             .collect(Collectors.joining(", "));
-        String settings = settings(all, run.format()) + run.pullReadSettings(() -> readSettings(run.clickhouse()));
+        String settings = settings(large, run.format()) + run.pullReadSettings(() -> readSettings(run.clickhouse()));
         run.clickhouse().execute("INSERT INTO " + ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(),
             run.stagingTable()) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
             + run.metadataValues() + " FROM "
             + run.resources().objectStaging().tableFunction(key, run.format().clickHouseFormat(),
                 run.format().structure(run.table().columns()))
             + " SETTINGS " + settings);
-        if (!all) {
-            // the per-chunk routes count rows as they land; the one-statement pull counts them all at once
-            run.counters().rowsPulled(exchange.getIn().getBody(Chunk.class).rows());
-        } else {
-            run.counters().rowsPulled(run.resources().producer().rowsRead());
-        }
+        run.counters().rowsPulled(batch.stream().mapToLong(u -> u.chunk().rows()).sum());
         run.counters().addStep("clickhouse_pull", t0);
-        if (!all) {
-            run.countLoadedChunk();
+        run.countLoadedChunk();
+    }
+
+    /**
+     * The glob of a batch's object names under the run prefix, {@code chunk-{000003,000004}.parquet}: s3() lists the
+     * prefix and reads the objects whose names match, which must be exactly these (each an uploaded chunk).
+     */
+    static String glob(ObjectStaging staging, String extension, List<String> fileNames) {
+        String ext = "." + extension;
+        StringBuilder names = new StringBuilder();
+        for (String name : fileNames) {
+            if (!name.matches("chunk-[0-9]+" + java.util.regex.Pattern.quote(ext))) {
+                throw new IllegalStateException("not a chunk file name: " + name);
+            }
+            names.append(names.length() == 0 ? "" : ",").append(name, 6, name.length() - ext.length());
         }
+        return staging.key("chunk-{" + names + "}" + ext);
     }
 
     /**
@@ -67,10 +101,11 @@ public final class PullProcessor implements Processor {
     }
 
     /**
-     * {@code s3_throw_on_zero_files_match = 1} always. The one-statement pull of the whole table also squashes rows
-     * into insert blocks of 100k rows / 32 MiB instead of the defaults (about 1M rows / 256 MiB): measured on chDB
-     * (bench/README.md), a 1M-row Parquet pull took 1.35 s and 759 MiB instead of 2.61 s and 846 MiB, 5M rows 4.62 s
-     * and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one chunk, so it keeps the defaults.
+     * {@code s3_throw_on_zero_files_match = 1} always. A statement over many rows (a grouped pull, the single-file
+     * route's whole table) also squashes rows into insert blocks of 100k rows / 32 MiB instead of the defaults (about
+     * 1M rows / 256 MiB): measured on chDB (bench/README.md), a 1M-row Parquet pull took 1.35 s and 759 MiB instead
+     * of 2.61 s and 846 MiB, 5M rows 4.62 s and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one
+     * chunk, so it keeps the defaults.
      */
     static String settings(boolean all, ChunkFormat format) {
         return "s3_throw_on_zero_files_match = 1"

@@ -36,6 +36,11 @@ public final class RunCounters {
         stepMillis.merge(step, (System.nanoTime() - startedNanos) / 1_000_000, Long::sum);
     }
 
+    /** Adds {@code millis} to {@code step} (time measured elsewhere, e.g. on a worker thread). */
+    public synchronized void addMillis(String step, long millis) {
+        stepMillis.merge(step, millis, Long::sum);
+    }
+
     /** Records {@code millis} as the whole time of {@code step} (a step timed elsewhere, e.g. on a worker thread). */
     public synchronized void setStep(String step, long millis) {
         stepMillis.put(step, millis);

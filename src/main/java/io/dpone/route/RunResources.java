@@ -5,8 +5,8 @@ import io.dpone.source.SourceReader;
 import java.util.function.Supplier;
 
 /**
- * The closeable things a run opens: the ClickHouse endpoint, the source reader, the chunk producer and the object
- * staging. Each is opened at most once; the owner (the runner that created the run) closes them all, in reverse
+ * The closeable things a run opens: the ClickHouse endpoint, the source reader, the chunk producer, the object
+ * staging and its pull thread. Each is opened at most once; the owner (the runner that created the run) closes them all, in reverse
  * order of dependency, exactly once. Steps use them and never close them.
  */
 public final class RunResources implements AutoCloseable {
@@ -14,6 +14,7 @@ public final class RunResources implements AutoCloseable {
     private SourceReader source;
     private ChunkProducer producer;
     private ObjectStaging objectStaging;
+    private ChunkPulls pulls;
     private boolean closed;
 
     /** The run's ClickHouse endpoint, opened with {@code open} on first use. */
@@ -66,7 +67,24 @@ public final class RunResources implements AutoCloseable {
         objectStaging = Once.set(objectStaging, staging, "object staging");
     }
 
-    /** Stops the producer first (it reads from the source), then closes the source, the store and the endpoint. */
+    /** The run's pull thread ({@link ChunkPulls}), created with {@code open} on first use. */
+    synchronized ChunkPulls pulls(Supplier<ChunkPulls> open) {
+        ensureOpen();
+        if (pulls == null) {
+            pulls = open.get();
+        }
+        return pulls;
+    }
+
+    /** The run's pull thread, or null when no chunk was handed to it. */
+    synchronized ChunkPulls pulls() {
+        return pulls;
+    }
+
+    /**
+     * Stops the producer first (it reads from the source) and the pull thread, then closes the source, the store and
+     * the endpoint.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -75,6 +93,9 @@ public final class RunResources implements AutoCloseable {
         closed = true;
         if (producer != null) {
             producer.close();
+        }
+        if (pulls != null) {
+            pulls.close();
         }
         if (source != null) {
             source.close();

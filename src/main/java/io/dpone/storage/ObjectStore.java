@@ -15,6 +15,14 @@ public interface ObjectStore {
     void put(String key, Path file);
 
     /**
+     * Starts uploading {@code key} part by part ({@link PartUpload}); nothing is visible under the key before the
+     * upload completes. The default buffers the parts in a local temporary file and {@link #put}s it on completion.
+     */
+    default PartUpload startUpload(String key) {
+        return new BufferedPartUpload(this, key);
+    }
+
+    /**
      * Opens {@code key} for reading. The caller must close the stream.
      *
      * @throws ObjectStoreException with {@link ObjectStoreException.Reason#NOT_FOUND} if the key does not exist

@@ -74,4 +74,72 @@ final class S3MultipartUpload {
             throw failure;
         }
     }
+
+    /** A multipart upload fed part by part ({@link PartUpload}); created with CreateMultipartUpload. */
+    PartUpload start(String key) {
+        String uploadId;
+        try {
+            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        } catch (RuntimeException e) {
+            throw failures.fail("CreateMultipartUpload", key, e);
+        }
+        return new PartUpload() {
+            private final List<CompletedPart> parts = new ArrayList<>();
+            private boolean over;
+
+            @Override
+            public void part(byte[] data, int length) {
+                if (over) {
+                    throw new IllegalStateException("multipart upload of " + key + " is over");
+                }
+                if (parts.size() >= MAX_PARTS) {
+                    fail("UploadPart", new IllegalStateException("more than " + MAX_PARTS + " parts"));
+                }
+                int number = parts.size() + 1;
+                try {
+                    String md5 = ContentMd5.of(data, 0, length);
+                    String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                            .partNumber(number).contentLength((long) length).contentMD5(md5),
+                        RequestBody.fromContentProvider(() -> new ByteArrayInputStream(data, 0, length), length,
+                            "application/octet-stream")).eTag();
+                    parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+                } catch (RuntimeException e) {
+                    fail("UploadPart", e);
+                }
+            }
+
+            @Override
+            public void complete() {
+                if (over) {
+                    throw new IllegalStateException("multipart upload of " + key + " is over");
+                }
+                try {
+                    s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                            .multipartUpload(m -> m.parts(parts)));
+                    over = true;
+                } catch (RuntimeException e) {
+                    fail("CompleteMultipartUpload", e);
+                }
+            }
+
+            @Override
+            public void abort() {
+                if (over) {
+                    return;
+                }
+                over = true;
+                s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+            }
+
+            private void fail(String operation, Exception e) {
+                ObjectStoreException failure = failures.failUpload(operation, key, e);
+                try {
+                    abort();
+                } catch (RuntimeException abortFailure) {
+                    failure.addSuppressed(abortFailure);
+                }
+                throw failure;
+            }
+        };
+    }
 }

@@ -172,6 +172,12 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         }
     }
 
+    /** A multipart upload fed part by part, every part with its Content-MD5; aborted if any step fails. */
+    @Override
+    public PartUpload startUpload(String key) {
+        return multipart.start(checkKey(key));
+    }
+
     @Override
     public InputStream get(String key) {
         checkKey(key);

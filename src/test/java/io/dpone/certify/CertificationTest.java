@@ -382,6 +382,60 @@ class CertificationTest {
     }
 
     /**
+     * Within one process the object-storage probes are reused: a second run against the same ClickHouse, store,
+     * credential, read access and spool records them as passed with the run that probed, without a sentinel; a
+     * failed run forgets them, so the run after it probes again. The grouped pull loads every chunk (3 of 1,000 rows).
+     */
+    @Test
+    void passedProbesAreReusedWithinAProcessUntilARunFails() throws Exception {
+        String db = TestEngines.newDatabase("reuse");
+        ConnectionContext ctx = context(embeddedS3());
+        String yaml = manifest(db, "named_collection", "dpone_stage");
+        var m = ManifestLoader.load(Manifests.write(dir.resolve("reuse.yaml"), yaml))
+            .withTarget(new io.dpone.manifest.TableRef(db, "sales_reuse"), "object_storage_pull_s3");
+        var tooBig = ManifestLoader.load(Manifests.write(dir.resolve("reuse-big.yaml"), yaml.replace(
+            "strategy: {mode: full_refresh}", "strategy: {mode: full_refresh, max_source_bytes: 1000}")))
+            .withTarget(new io.dpone.manifest.TableRef(db, "sales_reuse"), "object_storage_pull_s3");
+        List<io.dpone.route.RunReport> runs = new java.util.ArrayList<>();
+        try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false)) {
+            var runner = new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-reuse"));
+            runs.add(runner.run(m, "reuse-1", io.dpone.route.ProgressListener.NONE));
+            runs.add(runner.run(m, "reuse-2", io.dpone.route.ProgressListener.NONE));
+            runs.add(runner.run(tooBig, "reuse-3", io.dpone.route.ProgressListener.NONE));
+            runs.add(runner.run(m, "reuse-4", io.dpone.route.ProgressListener.NONE));
+        }
+        for (int i : List.of(0, 1, 3)) {
+            io.dpone.route.RunReport r = runs.get(i);
+            assertTrue(r.passed(), () -> r.runId() + " " + r.blockers());
+            assertEquals(3_000, r.loadedRows(), r.runId());
+        }
+        assertEquals(List.of("source.max_source_bytes_exceeded"), runs.get(2).blockers().stream().map(Blocker::code)
+            .toList());
+        List<String> probed = List.of("parquet_writer", "runtime_write", "named_collection", "clickhouse_read",
+            "runtime_delete");
+        for (int i : List.of(0, 3)) {
+            for (io.dpone.route.ProbeResult p : runs.get(i).probes()) {
+                if (probed.contains(p.probe())) {
+                    assertEquals("passed", p.status(), p.toString());
+                    assertEquals(null, p.message(), "probed afresh: " + p);
+                }
+            }
+        }
+        for (int i : List.of(1, 2)) {
+            List<io.dpone.route.ProbeResult> probes = runs.get(i).probes();
+            assertEquals(runs.get(0).probes().stream().map(io.dpone.route.ProbeResult::probe).toList(),
+                probes.stream().map(io.dpone.route.ProbeResult::probe).toList());
+            for (io.dpone.route.ProbeResult p : probes) {
+                if (probed.contains(p.probe())) {
+                    assertEquals("passed", p.status(), p.toString());
+                    assertTrue(p.message().startsWith("reused: passed for run reuse-1 "), p.toString());
+                    assertEquals(0, p.durationMs());
+                }
+            }
+        }
+    }
+
+    /**
      * use_cluster_function on the s3Cluster route, where the cluster is missing (the embedded engine has none): always
      * blocks it, auto pulls with s3() with a warning and a failed non-blocking cluster probe, never pulls with s3().
      */

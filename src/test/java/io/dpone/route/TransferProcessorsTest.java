@@ -204,7 +204,8 @@ class TransferProcessorsTest {
         Path file = chunk("chunk-000000.parquet", bytes);
         Exchange e = exchange(new Chunk(0, file, 2, 3));
         new UploadChunkProcessor().process(e);
-        new PullProcessor(false).process(e);
+        new PullProcessor(false).process(e); // hands the chunk to the pull thread
+        new PullProcessor(true).process(e); // waits for its pull
 
         String key = staging.key("chunk-000000.parquet");
         assertEquals(List.of(key), objects.list(staging.prefix().keyPrefix()));

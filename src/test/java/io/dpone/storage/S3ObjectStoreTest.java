@@ -141,6 +141,42 @@ class S3ObjectStoreTest {
     }
 
     @Test
+    void aPartByPartUploadIsInvisibleUntilCompleteAndReadsBackIdentically() throws IOException {
+        byte[] content = new byte[(int) (5 * MIB) + 77];
+        new Random(11).nextBytes(content);
+        String bucket = newBucket();
+        RecordingInterceptor recorder = new RecordingInterceptor();
+        try (S3ObjectStore store = recorded(bucket, S3ObjectStore.Tuning.DEFAULTS, recorder)) {
+            PartUpload upload = store.startUpload("grow/data.bin");
+            upload.part(java.util.Arrays.copyOf(content, (int) (5 * MIB)), (int) (5 * MIB));
+            // S3Proxy's directory store keeps the open upload's parts as hidden objects at the bucket's root
+            // (.mpus-<id>-<key>-<n>); under the key's own prefix, as on S3, nothing is there before completion
+            assertEquals(List.of(), store.list("grow/"), "nothing is visible before the upload completes");
+            upload.part(java.util.Arrays.copyOfRange(content, (int) (5 * MIB), content.length), 77);
+            upload.complete();
+            upload.abort(); // a no-op once complete
+            assertEquals(List.of("CreateMultipartUpload", "UploadPart", "ListObjectsV2", "UploadPart",
+                    "CompleteMultipartUpload"), recorder.operations);
+            assertArrayEquals(content, read(store, "grow/data.bin"));
+            assertEquals(List.of("grow/data.bin"), store.list(""), "no part leftovers may be visible");
+            assertTrue(raw.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty());
+        }
+    }
+
+    @Test
+    void anAbortedPartByPartUploadLeavesNothing() throws IOException {
+        String bucket = newBucket();
+        try (S3ObjectStore store = store(bucket, S3ObjectStore.Tuning.DEFAULTS)) {
+            PartUpload upload = store.startUpload("gone/data.bin");
+            upload.part(new byte[(int) (5 * MIB)], (int) (5 * MIB));
+            upload.abort();
+            assertEquals(List.of(), store.list(""));
+            assertTrue(raw.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(),
+                    "the aborted upload must not stay open");
+        }
+    }
+
+    @Test
     void fileAtThresholdIsASinglePut() throws IOException {
         S3ObjectStore.Tuning tuning = new S3ObjectStore.Tuning(5 * MIB, 5 * MIB, 1000);
         RecordingInterceptor recorder = new RecordingInterceptor();
