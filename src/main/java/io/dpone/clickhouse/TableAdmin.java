@@ -38,6 +38,13 @@ public final class TableAdmin {
         return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0).get(0));
     }
 
+    /** The table's sorting key as ClickHouse prints it ({@code system.tables.sorting_key}), when the table exists. */
+    public Optional<String> sortingKey(String database, String table) {
+        List<List<String>> rows = ch.query("SELECT sorting_key FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
+        return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0).get(0));
+    }
+
     /** Names of tables in {@code database} starting with {@code prefix}. */
     public List<String> tablesWithPrefix(String database, String prefix) {
         return ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(database)

@@ -136,13 +136,12 @@ public final class TableStatsReader {
 
     /** The table's first sorting-key column when it is a plain column (not an expression). */
     static Optional<SortKeyColumn> firstSortKey(ClickHouseEndpoint ch, String database, String table) {
-        List<List<String>> key = ch.query("SELECT sorting_key FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
-        if (key.isEmpty() || key.get(0).get(0).isBlank()) {
+        Optional<String> key = new TableAdmin(ch).sortingKey(database, table);
+        if (key.isEmpty() || key.get().isBlank()) {
             return Optional.empty();
         }
         // ORDER BY (k) reads back as "(k)", ORDER BY (a, b) as "a, b"; an expression matches no column below
-        String keyText = key.get(0).get(0).trim();
+        String keyText = key.get().trim();
         while (keyText.startsWith("(") && keyText.endsWith(")")) {
             keyText = keyText.substring(1, keyText.length() - 1).trim();
         }

@@ -55,7 +55,6 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private Predicate<Object[]> staged = row -> false;
     private java.util.function.Function<Path, GrowingFileUpload> streaming;
     private volatile GrowingFileUpload streamed;
-    private final AtomicLong rowsSkipped = new AtomicLong();
 
     /**
      * Several cursors (key ranges of one table) feed the same bounded pipeline; row order is not kept.
@@ -79,9 +78,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
      * evidence but into no chunk. Set before {@link #start()}.
      */
     public void skipStaged(Predicate<Object[]> staged) {
-        if (thread != null) {
-            throw new IllegalStateException("the producer has started");
-        }
+        requireNotStarted();
         this.staged = staged;
     }
 
@@ -92,15 +89,14 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
      * Set before {@link #start()}.
      */
     public void streamChunks(java.util.function.Function<Path, GrowingFileUpload> open) {
-        if (thread != null) {
-            throw new IllegalStateException("the producer has started");
-        }
+        requireNotStarted();
         this.streaming = open;
     }
 
-    /** Rows read but not spooled because the staging table holds them already. */
-    public long rowsSkipped() {
-        return rowsSkipped.get();
+    private void requireNotStarted() {
+        if (thread != null) {
+            throw new IllegalStateException("the producer has started");
+        }
     }
 
     public void start() {
@@ -148,7 +144,6 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                         if (staged.test(row)) {
                             // counted at its RowBinary size: the chunk format's size of a row never spooled is unknown
                             bytes += buf.length();
-                            rowsSkipped.incrementAndGet();
                         } else {
                             long w1 = System.nanoTime();
                             out.write(row, buf);

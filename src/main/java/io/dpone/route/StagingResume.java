@@ -55,10 +55,11 @@ final class StagingResume {
         if (comment.isEmpty()) {
             return Optional.empty();
         }
-        String refused = refusal(run, ch, db, table, comment.get(), orderBy);
+        SourceColumn key = keyColumn(run.table());
+        String refused = refusal(run, admin, ch, db, table, comment.get(), key, orderBy);
         Optional<KeyIslands> keys = Optional.empty();
         if (refused == null) {
-            keys = KeyIslands.read(ch, db, table, keyColumn(run.table()).name(), MAX_ISLANDS);
+            keys = KeyIslands.read(ch, db, table, key.name(), MAX_ISLANDS);
             if (keys.isEmpty()) {
                 refused = "its keys form more than " + MAX_ISLANDS + " runs of consecutive values";
             }
@@ -71,25 +72,24 @@ final class StagingResume {
         }
         List<String> counts = ch.query("SELECT count(), uniqExact(" + ClickHouseSql.id(MetadataColumns.LOAD_ID) + ", "
             + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") FROM " + ClickHouseSql.table(db, table)).get(0);
-        return Optional.of(new Kept(keys.get(), run.table().columns().indexOf(keyColumn(run.table())),
+        return Optional.of(new Kept(keys.get(), run.table().columns().indexOf(key),
             Long.parseLong(counts.get(0)), Long.parseLong(counts.get(1))));
     }
 
     /** Why the leftover cannot be resumed from, or null when it can. */
-    private static String refusal(TransferRun run, ClickHouseEndpoint ch, String db, String table, String comment,
-                                  List<String> orderBy) {
+    private static String refusal(TransferRun run, TableAdmin admin, ClickHouseEndpoint ch, String db, String table,
+                                  String comment, SourceColumn key, List<String> orderBy) {
         if (!comment.equals(run.plan().generationComment())) {
             return "it belongs to another run";
         }
-        if (keyColumn(run.table()) == null) {
+        if (key == null) {
             return "the source has no single-column NOT NULL integer primary key among the selected columns";
         }
         if (!columns(ch, db, table).equals(expectedColumns(run.table()))) {
             return "its columns differ from the source's now";
         }
-        List<List<String>> key = ch.query("SELECT sorting_key FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(db) + " AND name = " + ClickHouseSql.literal(table));
-        if (key.isEmpty() || !compact(key.get(0).get(0)).equals(compact(String.join(",", orderBy)))) {
+        if (!admin.sortingKey(db, table).map(StagingResume::compact).orElse("")
+                .equals(compact(String.join(",", orderBy)))) {
             return "its sort key differs from the manifest's now";
         }
         return null;
