@@ -6,8 +6,12 @@
 #   bench/thread-cpu.sh sample PID OUT          every 0.5 s until PID exits, append each thread's CPU ticks to OUT
 #   bench/thread-cpu.sh sample-java PID OUT     the same for the first java process at or below PID (time -v ...
 #                                               bin/dpone: time, then bash unless it exec'd, then java)
-#   bench/thread-cpu.sh summarize OUT ROWS [TOTAL_CPU_S]
-#                                               one line: CPU seconds per group, and dpone's own per million rows
+#   bench/thread-cpu.sh summarize OUT ROWS [TOTAL_CPU_S [FROM_MS TO_MS]]
+#                                               one line: CPU seconds per group, and dpone's own per million rows;
+#                                               with FROM_MS TO_MS (epoch milliseconds: the report's started_at and
+#                                               finished_at) also window_cpu_s, the process's CPU between the last
+#                                               sample at or before FROM_MS and the first at or after TO_MS (so at
+#                                               most 0.5 s of JVM start or exit on either side)
 #
 # A thread is counted at its last sample, so a thread that ends between two samples loses at most 0.5 s of CPU;
 # a pooled thread that runs several tasks is split by the name it had at each sample.
@@ -38,6 +42,7 @@ case "${1:-}" in
     pid="$2" out="$3"
     : >"$out"
     while kill -0 "$pid" 2>/dev/null; do
+      printf '#T\t%s\n' "$(date +%s%3N)" >>"$out"
       # comm sits between the first "(" and the last ")"; utime and stime are fields 14 and 15
       awk '{ line = $0; o = index(line, "("); c = 0
              for (i = length(line); i > o; i--) if (substr(line, i, 1) == ")") { c = i; break }
@@ -47,9 +52,14 @@ case "${1:-}" in
     done
     ;;
   summarize)
-    out="$2" rows="$3" total="${4:-}"
+    out="$2" rows="$3" total="${4:-}" from="${5:-}" to="${6:-}"
     hz="$(getconf CLK_TCK)"
-    awk -F'\t' -v hz="$hz" -v rows="$rows" -v total="$total" '
+    awk -F'\t' -v hz="$hz" -v rows="$rows" -v total="$total" -v from="$from" -v to="$to" '
+      # a sample block starts with its time; the window takes the ticks of each thread at the last block at or before
+      # FROM (0 for a thread born later) from its ticks at the first block at or after TO
+      $1 == "#T" { t = $2 + 0; next }
+      from != "" && t <= from + 0 { base[$1] = $2 }
+      from != "" && (!ended || t == endt) { fin[$1] = $2; if (t >= to + 0) { ended = 1; endt = t } }
       # a pooled thread changes its name with its task (a source fetch, then Camel work): each interval between
       # two samples goes to the name the thread had at the start of it
       { name = ($1 in comm) ? comm[$1] : $3; d = $2 - ticks[$1]
@@ -69,6 +79,10 @@ case "${1:-}" in
         printf "cpu_s source=%.1f encoder=%.1f route=%.1f engine=%.1f jit=%.1f gc=%.1f java=%.1f", cpu["source"],
           cpu["encoder"], cpu["route"], cpu["engine"], cpu["jit"], cpu["gc"], cpu["java"]
         if (total != "") printf " unsampled=%.1f", (total - sum > 0 ? total - sum : 0)
+        if (from != "") {
+          for (id in fin) w += (fin[id] - base[id]) / hz
+          printf " window_cpu_s=%.1f", w
+        }
         printf " dpone_own_per_M_rows=%.2f source_per_M_rows=%.2f\n", (rows > 0 ? own * 1e6 / rows : 0),
           (rows > 0 ? cpu["source"] * 1e6 / rows : 0)
       }' "$out"
