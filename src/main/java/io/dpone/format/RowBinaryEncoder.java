@@ -123,42 +123,20 @@ public final class RowBinaryEncoder {
 
     private static final ThreadLocal<ByteBuf> SCRATCH = ThreadLocal.withInitial(() -> new ByteBuf(1024));
 
-    /**
-     * The unscaled integer at the column's scale, little-endian in the column's storage width. A value of up to 18
-     * digits (every Decimal32/64, and most Decimal128/256 values) is read as a long without inflating a BigInteger
-     * ({@code unscaledValue()} of a compact BigDecimal allocates one, with its magnitude array, per value); a wider
-     * one goes through its two's complement bytes.
-     */
     private static void writeDecimal(DecimalType t, BigDecimal v, ByteBuf out) {
-        int bytes = t.storageBytes();
-        if (v.precision() <= 18) {
-            // scale 0 with the same unscaled value: longValueExact returns it as is
-            long unscaled = v.scaleByPowerOfTen(v.scale()).longValueExact();
-            if (bytes == 4) {
-                out.writeIntLE(Math.toIntExact(unscaled));
-            } else {
-                out.writeLongLE(unscaled);
-                long sign = unscaled >> 63;
-                for (int i = 8; i < bytes; i += 8) {
-                    out.writeLongLE(sign);
-                }
-            }
-            return;
-        }
         BigInteger unscaled = v.unscaledValue();
+        int bytes = t.storageBytes();
         if (bytes == 4) {
             out.writeIntLE(unscaled.intValueExact());
-            return;
-        }
-        if (bytes == 8) {
+        } else if (bytes == 8) {
             out.writeLongLE(unscaled.longValueExact());
-            return;
-        }
-        byte[] be = unscaled.toByteArray();
-        byte pad = (byte) (unscaled.signum() < 0 ? 0xFF : 0x00);
-        for (int i = 0; i < bytes; i++) {
-            int src = be.length - 1 - i;
-            out.writeByte(src >= 0 ? be[src] : pad);
+        } else {
+            byte[] be = unscaled.toByteArray();
+            byte pad = (byte) (unscaled.signum() < 0 ? 0xFF : 0x00);
+            for (int i = 0; i < bytes; i++) {
+                int src = be.length - 1 - i;
+                out.writeByte(src >= 0 ? be[src] : pad);
+            }
         }
     }
 }
