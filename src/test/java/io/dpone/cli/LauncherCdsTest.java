@@ -27,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * bin/dpone's class-data archive, on a real layout (bin/dpone, target/dpone-*.jar made of the compiled classes,
  * target/lib linking the dependencies): the first run records the archive and renames it into place, later runs use
- * it, and neither an archive nor an unusable one ever adds a byte to stdout (where --format json goes).
+ * it, and neither an archive nor an unusable one ever adds a byte to stdout (where --format json goes). Also the
+ * launcher's choice of runtime (DPONE_JAVA_HOME; stand-in JDK homes whose bin/java logs its arguments show the
+ * options and archive steps per runtime version; a real JDK 25, when installed, runs the jar) and its per-command
+ * JVM options.
  */
 class LauncherCdsTest {
     @TempDir
@@ -164,7 +167,7 @@ class LauncherCdsTest {
     }
 
     @Test
-    void aOneTickCdcCommandRunsOnC1AndOtherCommandsKeepC2() throws Exception {
+    void perCommandJvmOptionsAndDponeJavaOptsReplacesThem() throws Exception {
         // the JVM prints its final flags on stdout when asked through JAVA_TOOL_OPTIONS (read before the command line)
         Map<String, String> env = Map.of("DPONE_CDS", "0", "JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
         String tick = dpone(env, "ops", "cdc-runtime-run").stdout();
@@ -180,6 +183,11 @@ class LauncherCdsTest {
         assertTrue(serial.matcher(tick).find() && !parallel.matcher(tick).find(), "a one-tick command runs SerialGC");
         assertTrue(parallel.matcher(version).find() && !serial.matcher(version).find(),
             "other commands keep ParallelGC");
+        // a full refresh compiles later (thresholds x10); other commands keep the JVM's thresholds
+        String run = dpone(env, "run").stdout();
+        java.util.regex.Pattern scaled = java.util.regex.Pattern.compile("CompileThresholdScaling\\s+=\\s+10\\.0*\\s");
+        assertTrue(scaled.matcher(run).find(), "run compiles with thresholds x10");
+        assertFalse(scaled.matcher(version).find() || scaled.matcher(tick).find(), "only run scales the thresholds");
         // DPONE_JAVA_OPTS replaces the defaults, the C1 and GC choices included
         String own = dpone(Map.of("DPONE_CDS", "0", "JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal", "DPONE_JAVA_OPTS",
             "-Xmx256m"), "ops", "cdc-runtime-run").stdout();
