@@ -49,4 +49,21 @@ public final class ClickHouseSql {
     public static String idList(List<String> identifiers) {
         return identifiers.stream().map(ClickHouseSql::id).collect(Collectors.joining(", "));
     }
+
+    /**
+     * {@code INSERT INTO table (columns) SETTINGS settings SELECT v1, v2, ...}: one row whose values are SQL
+     * expressions already made safe ({@link #literal}, numbers). Never {@code VALUES}: the embedded engine runs
+     * statements the way clickhouse-local does, and it appends a non-empty standard input of the process to an
+     * INSERT's inline data (a CDC tick started with data on its stdin failed with
+     * {@code CANNOT_PARSE_INPUT_ASSERTION_FAILED}); an {@code INSERT ... SELECT} has no inline data to append to.
+     *
+     * @param settings the {@code SETTINGS} list without the keyword, or an empty string
+     */
+    public static String insertRow(String table, List<String> columns, String settings, List<String> values) {
+        if (columns.size() != values.size()) {
+            throw new IllegalArgumentException(columns.size() + " columns but " + values.size() + " values");
+        }
+        return "INSERT INTO " + table + " (" + idList(columns) + ")" + (settings.isBlank() ? "" : " SETTINGS " + settings)
+            + " SELECT " + String.join(", ", values);
+    }
 }

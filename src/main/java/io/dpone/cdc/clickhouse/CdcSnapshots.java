@@ -36,10 +36,11 @@ public final class CdcSnapshots {
             + "recorded_at DateTime64(3, 'UTC'), version UInt64) ENGINE = ReplacingMergeTree(version) "
             + "ORDER BY log_dataset");
         long version = Instant.now().toEpochMilli() * 1000L;
-        ch.execute("INSERT INTO " + ClickHouseSql.table(database, TABLE) + " SETTINGS async_insert = 0 VALUES ("
-            + String.join(", ", ClickHouseSql.literal(logDataset), ClickHouseSql.literal(s.snapshotDataset()),
+        ch.execute(ClickHouseSql.insertRow(ClickHouseSql.table(database, TABLE), List.of("log_dataset",
+            "snapshot_dataset", "backend", "position", "run_id", "recorded_at", "version"), "async_insert = 0",
+            List.of(ClickHouseSql.literal(logDataset), ClickHouseSql.literal(s.snapshotDataset()),
                 ClickHouseSql.literal(s.backend()), ClickHouseSql.literal(s.position()),
-                ClickHouseSql.literal(s.runId()), "now64(3)", Long.toString(version)) + ")");
+                ClickHouseSql.literal(s.runId()), "now64(3)", Long.toString(version))));
     }
 
     /** The snapshot {@code logDataset} continues, if one was handed over. */

@@ -89,15 +89,15 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             throw invalid(stream, "saved_version", "is at its maximum; no later checkpoint can be saved over it");
         }
         long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
-        ch.execute("INSERT INTO " + ClickHouseSql.table(database, table) + " (checkpoint_key, schema, stream_id, "
-            + "stream_json, backend, token, snapshot_complete, saved_at, saved_version, resume, writer) "
-            + "SETTINGS async_insert = 0 VALUES (" + String.join(", ", ClickHouseSql.literal(stream.pipelineName()),
+        ch.execute(ClickHouseSql.insertRow(ClickHouseSql.table(database, table), List.of("checkpoint_key", "schema",
+            "stream_id", "stream_json", "backend", "token", "snapshot_complete", "saved_at", "saved_version", "resume",
+            "writer"), "async_insert = 0", List.of(ClickHouseSql.literal(stream.pipelineName()),
                 ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
                 ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
                 ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
                 ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version),
                 ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume()),
-                ClickHouseSql.literal(writer)) + ")");
+                ClickHouseSql.literal(writer))));
         List<List<String>> above = ch.query("SELECT writer FROM " + ClickHouseSql.table(database, table)
             + " WHERE checkpoint_key = " + ClickHouseSql.literal(stream.pipelineName()) + " AND saved_version > "
             + seen + " ORDER BY saved_version");

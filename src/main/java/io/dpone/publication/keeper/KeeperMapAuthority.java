@@ -76,9 +76,9 @@ public final class KeeperMapAuthority implements PublicationAuthority {
     @Override
     public boolean create(String targetKey, FenceRecord record) {
         String key = key(targetKey);
-        String sql = "INSERT INTO " + table + " (target_key, record, version) SETTINGS keeper_map_strict_mode = 1"
-            + " VALUES (" + ClickHouseSql.literal(key) + ", " + ClickHouseSql.literal(FenceRecordJson.encode(record))
-            + ", 1)";
+        String sql = ClickHouseSql.insertRow(table, List.of("target_key", "record", "version"),
+            "keeper_map_strict_mode = 1", List.of(ClickHouseSql.literal(key),
+                ClickHouseSql.literal(FenceRecordJson.encode(record)), "1"));
         try {
             endpoint.execute(sql);
             return true;
