@@ -69,8 +69,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * A variant starts from parquet-java's defaults ({@link ParquetWriteOptions#parquetJavaDefaults()}: dictionary on every
  * column, min/max and size statistics, page CRCs, ZSTD 1, 1 MiB / 20,000-row pages, row groups of 64 MiB / 256k rows)
  * or, with {@code base=current}, from {@link ParquetFormat#DEFAULT_OPTIONS}, and changes: {@code codec=zstd|none},
- * {@code level=N}, {@code dict=all|none|ENC+ENC} ({@link ParquetColumn.Encoding} names), {@code dictbytes=BYTES} (dictionary fallback size), {@code stats=0|1} (min/max
- * and column index), {@code sizestats=0|1}, {@code crc=0|1}, {@code page=BYTES}, {@code pagerows=N},
+ * {@code level=N}, {@code dict=all|none|ENC+ENC} ({@link ParquetColumn.Encoding} names), {@code dictbytes=BYTES}
+ * (dictionary fallback size), {@code stats=0|1} (min/max and column index), {@code sizestats=0|1}, {@code crc=0|1}, {@code page=BYTES}, {@code pagerows=N},
  * {@code rg=ROWS}. Without {@code --variant} a standard set runs.
  */
 public final class ParquetEncodeBench {
@@ -140,8 +140,9 @@ public final class ParquetEncodeBench {
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "rows %d in memory (%.1f s); columns: %s%n", rows, (System.nanoTime() - t0) / 1e9,
-            columns.stream().map(c -> c.name() + "=" + ParquetColumn.of(c).encoding()).collect(Collectors.joining(" ")));
+        System.out.printf(Locale.ROOT, "rows %d in memory (%.1f s); columns: %s%n", rows,
+            (System.nanoTime() - t0) / 1e9, columns.stream().map(c -> c.name() + "=" + ParquetColumn.of(c).encoding())
+                .collect(Collectors.joining(" ")));
         System.out.printf(Locale.ROOT, "load avg at start: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
 
         Map<String, List<Figures>> results = new LinkedHashMap<>();

@@ -15,8 +15,8 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * One Parquet chunk file being written with the format's {@link ParquetWriteOptions}: row groups cut by
- * {@link RowGroupFileWriter} at the options' bounds, rows encoded by {@link ParquetRowEncoder}. A failed write aborts the file on close; the
- * compressor is released when the writer closes (or fails to open).
+ * {@link RowGroupFileWriter} at the options' bounds, rows encoded by {@link ParquetRowEncoder}. A failed write
+ * aborts the file on close; the compressor is released when the writer closes (or fails to open).
  */
 final class ParquetChunkWriter implements ChunkWriter {
     private final Path path;

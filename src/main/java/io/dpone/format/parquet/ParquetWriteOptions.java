@@ -25,8 +25,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * @param pageChecksums  a CRC32 of every page
  */
 public record ParquetWriteOptions(long rowGroupBytes, long rowGroupRows, CompressionCodecName codec, int level,
-                                  int pageBytes, int pageRows, Set<Encoding> dictionary, int dictionaryBytes, boolean statistics, boolean sizeStatistics,
-                                  boolean pageChecksums) {
+                                  int pageBytes, int pageRows, Set<Encoding> dictionary, int dictionaryBytes,
+                                  boolean statistics, boolean sizeStatistics, boolean pageChecksums) {
     /** Row groups are cut at this many buffered (encoded, compressed) bytes... */
     public static final long DEFAULT_ROW_GROUP_BYTES = 64L << 20;
     /** ...or at this many rows, whichever comes first. */
