@@ -1,6 +1,7 @@
 package io.dpone.format;
 
 import io.dpone.format.parquet.ParquetColumn;
+import io.dpone.format.parquet.ParquetWriteOptions;
 import io.dpone.format.parquet.RowGroupFileWriter;
 import io.dpone.format.parquet.ZstdCodecFactory;
 import java.io.IOException;
@@ -10,13 +11,12 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * One Parquet chunk file being written: V1 data pages with dictionaries, row groups cut by {@link RowGroupFileWriter}
- * at the format's bounds, rows encoded by {@link ParquetRowEncoder}. A failed write aborts the file on close; the
- * compressor is released when the writer closes (or fails to open).
+ * One Parquet chunk file being written with the format's {@link ParquetWriteOptions}: row groups cut by
+ * {@link RowGroupFileWriter} at the options' bounds, rows encoded by {@link ParquetRowEncoder}. A failed write
+ * aborts the file on close; the compressor is released when the writer closes (or fails to open).
  */
 final class ParquetChunkWriter implements ChunkWriter {
     private final Path path;
@@ -26,20 +26,15 @@ final class ParquetChunkWriter implements ChunkWriter {
     private long finalBytes = -1;
     private boolean failed;
 
-    ParquetChunkWriter(Path path, ParquetColumn[] columns, long rowGroupBytes, long rowGroupRows,
-                       CompressionCodecName codec, int level) throws IOException {
+    ParquetChunkWriter(Path path, ParquetColumn[] columns, ParquetWriteOptions options) throws IOException {
         this.path = path;
         encoder = new ParquetRowEncoder(columns);
         MessageType schema = ParquetFormat.schema(columns);
-        // V1 data pages (PLAIN, dictionary) are what every reader supports; statistics and page CRCs cost
-        // under a tenth of the write time and keep the file a normal Parquet file
-        ParquetProperties props = ParquetProperties.builder()
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withDictionaryEncoding(true)
-            .build();
-        compressor = new ZstdCodecFactory(level).getCompressor(codec, level);
+        ParquetProperties props = options.properties(columns);
+        compressor = new ZstdCodecFactory(options.level()).getCompressor(options.codec(), options.level());
         try {
-            out = new RowGroupFileWriter(path, schema, props, compressor, rowGroupBytes, rowGroupRows, Map.of());
+            out = new RowGroupFileWriter(path, schema, props, compressor, options.rowGroupBytes(),
+                options.rowGroupRows(), Map.of());
         } catch (IOException | RuntimeException e) {
             compressor.release();
             throw e;

@@ -75,8 +75,8 @@ final class ParquetRowEncoder {
             }
             case BYTES -> w.write(Binary.fromReusedByteArray((byte[]) v), 0, dl);
             case DATE -> w.write(Math.toIntExact(((LocalDate) v).toEpochDay()), 0, dl);
-            case DECIMAL_INT32 -> w.write(unscaled(i, v).intValueExact(), 0, dl);
-            case DECIMAL_INT64 -> w.write(unscaled(i, v).longValueExact(), 0, dl);
+            case DECIMAL_INT32 -> w.write(Math.toIntExact(unscaledLong(i, v)), 0, dl);
+            case DECIMAL_INT64 -> w.write(unscaledLong(i, v), 0, dl);
             case DECIMAL_FIXED -> w.write(fixed(i, unscaled(i, v)), 0, dl);
             case TIMESTAMP_INT64 ->
                 w.write(Math.multiplyExact(timestamps[i].ticks((LocalDateTime) v), multipliers[i]), 0, dl);
@@ -92,13 +92,26 @@ final class ParquetRowEncoder {
         }
     }
 
-    /** The unscaled value at the declared scale; a value at another scale is rescaled only if exact. */
-    private BigInteger unscaled(int i, Object v) {
+    /** {@code v} at the declared scale; a value at another scale is rescaled only if exact. */
+    private BigDecimal atScale(int i, Object v) {
         BigDecimal d = (BigDecimal) v;
-        if (d.scale() != scales[i]) {
-            d = d.setScale(scales[i], RoundingMode.UNNECESSARY);
-        }
-        return d.unscaledValue();
+        return d.scale() == scales[i] ? d : d.setScale(scales[i], RoundingMode.UNNECESSARY);
+    }
+
+    /** The unscaled value at the declared scale as a BigInteger (a new one for a value that fits a long). */
+    private BigInteger unscaled(int i, Object v) {
+        return atScale(i, v).unscaledValue();
+    }
+
+    /**
+     * The unscaled value at the declared scale as a long, without the BigInteger {@link BigDecimal#unscaledValue()}
+     * builds for every value that fits a long: moving the point to scale 0 keeps such a value compact, and
+     * {@link BigDecimal#longValueExact()} of a compact scale-0 value is the long itself. Out of range throws
+     * {@link ArithmeticException}, as {@code unscaledValue().longValueExact()} does.
+     */
+    private long unscaledLong(int i, Object v) {
+        BigDecimal d = atScale(i, v);
+        return (d.scale() == 0 ? d : d.movePointRight(d.scale())).longValueExact();
     }
 
     /** Big-endian two's complement of {@code v} in the column's fixed length. */

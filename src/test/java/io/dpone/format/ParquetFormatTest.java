@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.format.parquet.ParquetColumn;
+import io.dpone.format.parquet.ParquetWriteOptions;
 import io.dpone.format.parquet.ZstdCodecFactory;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.types.BinaryType;
@@ -153,6 +155,60 @@ class ParquetFormatTest extends ChunkFormatContract {
                 }
             }).count();
         }
+    }
+
+    @Test
+    void writeOptionsReachTheFile() {
+        List<SourceColumn> columns = List.of(new SourceColumn("id", "bigint", false, new IntegerType(64, false)),
+            new SourceColumn("s", "nvarchar", true, new StringType()),
+            new SourceColumn("q", "decimal", true, new DecimalType(38, 10)),
+            new SourceColumn("g", "uniqueidentifier", true, new UuidType()));
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            rows.add(new Object[] {(long) i, i % 7 == 0 ? null : "v" + (i % 10), BigDecimal.valueOf(i, 10),
+                new UUID(i, -i)});
+        }
+        // the default: no dictionary for these encodings, no statistics, ZSTD
+        ParquetWriteOptions defaults = ParquetFormat.DEFAULT_OPTIONS;
+        Path plain = dir.resolve("options-default.parquet");
+        long hash = write(new ParquetFormat(), plain, columns, rows);
+        List<List<String>> meta = footer(plain);
+        for (List<String> c : meta) {
+            ParquetColumn.Encoding e = ParquetColumn.of(columns.stream().filter(x -> x.name().equals(c.get(0)))
+                .findFirst().orElseThrow()).encoding();
+            assertEquals(defaults.dictionary().contains(e), c.get(1).contains("DICTIONARY"), c.toString());
+            assertEquals("ZSTD", c.get(2), c.toString());
+            assertEquals("0", c.get(3), c.toString());
+        }
+        assertEquals(Long.toUnsignedString(hash), typedHash(load(new ParquetFormat(), "options_default", columns,
+            plain), columns));
+
+        // parquet-java's defaults: statistics on every column, a dictionary on those that stay small (s has 10
+        // values; the others are unique and fall back to plain), and nothing else changes the values
+        ParquetFormat java = new ParquetFormat(ParquetWriteOptions.parquetJavaDefaults()
+            .withCodec(CompressionCodecName.UNCOMPRESSED, 0));
+        Path dict = dir.resolve("options-java.parquet");
+        assertEquals(hash, write(java, dict, columns, rows));
+        for (List<String> c : footer(dict)) {
+            assertEquals(c.get(0).equals("s"), c.get(1).contains("DICTIONARY"), c.toString());
+            assertEquals("UNCOMPRESSED", c.get(2), c.toString());
+            assertEquals("1", c.get(3), c.toString());
+        }
+        assertEquals(Long.toUnsignedString(hash), typedHash(load(java, "options_java", columns, dict), columns));
+    }
+
+    /** Package-visible for {@link ParquetDictionaryFormatTest}. */
+    static List<List<String>> footerOf(Path file) {
+        return footer(file);
+    }
+
+    /** Per column of the file: name, encodings, compression, and whether any row group has statistics for it. */
+    private static List<List<String>> footer(Path file) {
+        String meta = "file(" + ClickHouseSql.literal(file.toString()) + ", 'ParquetMetadata')";
+        return ch.query("SELECT tupleElement(c, 'name'), toString(tupleElement(c, 'encodings')),"
+            + " tupleElement(c, 'compression'), toString(arrayExists(rg -> arrayExists(x -> tupleElement(x, 'name')"
+            + " = tupleElement(c, 'name') AND tupleElement(x, 'have_statistics'), tupleElement(rg, 'columns')),"
+            + " row_groups)) FROM " + meta + " ARRAY JOIN columns AS c");
     }
 
     @Test
