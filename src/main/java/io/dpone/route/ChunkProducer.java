@@ -42,7 +42,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private int announced;
     /** Chunks {@link #next()} returned (the route's thread only). */
     private int taken;
-    private final List<RowCursor> cursors;
+    private final RowPrefetcher reader;
     private final SourceTable table;
     private final ChunkFormat format;
     private final Path spoolDir;
@@ -68,7 +68,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
      */
     public ChunkProducer(List<RowCursor> cursors, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
                          Long maxBytes, SourceEvidence evidence, LongConsumer progress, WorkerThreads workers) {
-        this.cursors = List.copyOf(cursors);
+        this.reader = new RowPrefetcher(cursors, table.columns().size(), workers);
         this.table = table;
         this.format = format;
         this.spoolDir = spoolDir;
@@ -105,7 +105,18 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         }
     }
 
+    /**
+     * Starts reading the source before the encoder starts: the readers fill their bounded queue (the first fetch)
+     * while the route still prepares. {@link #start()} calls it; a closed producer reads nothing.
+     */
+    public synchronized void startReading() {
+        if (!cancelled) {
+            reader.start();
+        }
+    }
+
     public void start() {
+        startReading();
         thread = workers.start("dpone-chunk-encoder", this::produce);
     }
 
@@ -116,8 +127,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         long writing = 0;
         long started = System.nanoTime();
         Object[] row;
-        RowPrefetcher source = new RowPrefetcher(cursors, columns, workers);
-        source.start();
+        RowPrefetcher source = reader;
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
@@ -326,8 +336,11 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
 
     @Override
     public void close() {
-        cancelled = true;
+        synchronized (this) {
+            cancelled = true; // no startReading() after this
+        }
         WorkerThreads.stop(thread);
+        reader.close(); // the encoder closes it too; here for a producer whose encoder never started
         // an upload whose chunk no step took over (a failed or cancelled run) must not complete its object later
         abort(streamed);
         // after a failure Camel's split drains the iterator to release what is left: leave it only the end marker,
