@@ -107,20 +107,22 @@ public final class PartwiseTableStats {
         }
         String where = "_part IN (" + fresh.stream().map(ClickHouseSql::literal).collect(Collectors.joining(", "))
             + ")";
-        TargetStats s = TableStatsReader.query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
-            metadataPresent, where);
         if (keyRanges != null && fresh.size() > 1) {
             // a statement that wrote many parts (the one-statement pulls: the whole table at once) is no batch of
             // the key: its exact distinct count would hold every key of it in memory (+208 MiB at 5M keys), where
             // the whole-table count at the gate reads the key in order
             keyRanges = null;
         }
+        // the batch's key range comes from the same scan as its sums: the new part is read once
+        List<String> keyRange = keyRanges == null ? List.of() : List.of("min(" + ClickHouseSql.id(keyColumn) + ")",
+            "max(" + ClickHouseSql.id(keyColumn) + ")", "uniqExact(" + ClickHouseSql.id(keyColumn) + ")");
+        TableStatsReader.Scan scan = TableStatsReader.scan(ch, database, table, columns, hashedColumns, runId,
+            sampleModulo, metadataPresent, where, keyRange);
         if (keyRanges != null) {
-            String k = ClickHouseSql.id(keyColumn);
-            List<String> r = ch.query("SELECT min(" + k + "), max(" + k + "), uniqExact(" + k + ") FROM "
-                + ClickHouseSql.table(database, table) + " WHERE " + where).get(0);
+            List<String> r = scan.extra();
             keyRanges.add(r.get(0), r.get(1), Long.parseLong(r.get(2)));
         }
+        TargetStats s = scan.stats();
         sum = sum == null ? s : sum.plus(s);
         counted.addAll(fresh);
     }

@@ -52,6 +52,24 @@ public final class TableStatsReader {
     static TargetStats query(ClickHouseEndpoint ch, String database, String table, List<String> columns,
                              List<String> hashedColumns, String runId, int sampleModulo, boolean metadataPresent,
                              String where) {
+        return scan(ch, database, table, columns, hashedColumns, runId, sampleModulo, metadataPresent, where,
+            List.of()).stats();
+    }
+
+    /** What one scan read: the additive stats and the values of the extra aggregates, as ClickHouse printed them. */
+    record Scan(TargetStats stats, List<String> extra) {
+        Scan {
+            extra = List.copyOf(extra);
+        }
+    }
+
+    /**
+     * As {@link #query}, with {@code extraAggregates} (aggregate expressions built from {@link ClickHouseSql} pieces,
+     * e.g. a sort-key column's {@code min}) computed in the same statement, so the rows are read once for both.
+     */
+    static Scan scan(ClickHouseEndpoint ch, String database, String table, List<String> columns,
+                     List<String> hashedColumns, String runId, int sampleModulo, boolean metadataPresent,
+                     String where, List<String> extraAggregates) {
         List<String> select = new ArrayList<>();
         select.add("count()");
         for (String c : columns) {
@@ -72,6 +90,7 @@ public final class TableStatsReader {
         for (String c : hashedColumns) {
             select.add("sum(" + columnHash(c) + ")");
         }
+        select.addAll(extraAggregates);
         String sql = "WITH " + rowHash(columns) + " AS " + h + " SELECT " + String.join(", ", select) + " FROM "
             + ClickHouseSql.table(database, table) + " WHERE " + where;
         List<String> row = ch.query(sql).get(0);
@@ -84,9 +103,10 @@ public final class TableStatsReader {
         for (int i = 0; i < hashedColumns.size(); i++) {
             columnHashes.put(hashedColumns.get(i), Long.parseUnsignedLong(row.get(k + 3 + i)));
         }
-        return new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
+        int extra = k + 3 + hashedColumns.size();
+        return new Scan(new TargetStats(Long.parseLong(row.get(0)), nulls, Long.parseUnsignedLong(row.get(k)),
             Long.parseLong(row.get(k + 1)), metadataPresent, Long.parseLong(row.get(k + 2)), columnHashes, Map.of(),
-            MetadataColumns.NAMES);
+            MetadataColumns.NAMES), row.subList(extra, extra + extraAggregates.size()));
     }
 
     /**

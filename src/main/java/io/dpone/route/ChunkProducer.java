@@ -36,7 +36,13 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private static final Object END = new Object();
 
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
-    private final List<RowCursor> cursors;
+    /** Guards {@link #announced}; notified whenever the queue or the count changes (see {@link #hasNext()}). */
+    private final Object signal = new Object();
+    /** Chunks the encoder has spooled a row into: each is handed over unless the encoder fails or is closed. */
+    private int announced;
+    /** Chunks {@link #next()} returned (the route's thread only). */
+    private int taken;
+    private final RowPrefetcher reader;
     private final SourceTable table;
     private final ChunkFormat format;
     private final Path spoolDir;
@@ -62,7 +68,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
      */
     public ChunkProducer(List<RowCursor> cursors, SourceTable table, ChunkFormat format, Path spoolDir, int chunkRows,
                          Long maxBytes, SourceEvidence evidence, LongConsumer progress, WorkerThreads workers) {
-        this.cursors = List.copyOf(cursors);
+        this.reader = new RowPrefetcher(cursors, table.columns().size(), workers);
         this.table = table;
         this.format = format;
         this.spoolDir = spoolDir;
@@ -99,7 +105,18 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         }
     }
 
+    /**
+     * Starts reading the source before the encoder starts: the readers fill their bounded queue (the first fetch)
+     * while the route still prepares. {@link #start()} calls it; a closed producer reads nothing.
+     */
+    public synchronized void startReading() {
+        if (!cancelled) {
+            reader.start();
+        }
+    }
+
     public void start() {
+        startReading();
         thread = workers.start("dpone-chunk-encoder", this::produce);
     }
 
@@ -110,8 +127,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         long writing = 0;
         long started = System.nanoTime();
         Object[] row;
-        RowPrefetcher source = new RowPrefetcher(cursors, columns, workers);
-        source.start();
+        RowPrefetcher source = reader;
         ByteBuf buf = new ByteBuf(64 * 1024);
         RowBinaryEncoder encoder = new RowBinaryEncoder(table.columns());
         int[] offsets = new int[columns + 1];
@@ -148,7 +164,9 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                             long w1 = System.nanoTime();
                             out.write(row, buf);
                             writing += System.nanoTime() - w1;
-                            chunkRowCount++;
+                            if (chunkRowCount++ == 0) {
+                                announce(); // this chunk will be handed over: hasNext() may say so now
+                            }
                         }
                         if ((++rows & 0x3FF) == 0) {
                             rowsRead.set(rows);
@@ -195,6 +213,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
             }
             queue.clear();
             queue.offer(e instanceof IOException io ? new UncheckedIOException(io) : e);
+            signal();
         } finally {
             source.close();
         }
@@ -217,19 +236,47 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private void put(Object item) throws InterruptedException {
         while (!cancelled) {
             if (queue.offer(item, 200, TimeUnit.MILLISECONDS)) {
+                signal();
                 return;
             }
         }
     }
 
+    private void announce() {
+        synchronized (signal) {
+            announced++;
+            signal.notifyAll();
+        }
+    }
+
+    private void signal() {
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    /**
+     * Whether another chunk comes. It answers as soon as it knows: a chunk is waiting, the source ended (or failed),
+     * or the encoder has spooled the first row of the next chunk, which it then hands over unless it fails. It does
+     * not wait for that chunk to be complete: Camel's streaming split asks {@code hasNext()} right after each
+     * {@code next()}, before it processes the chunk it got, so waiting here held every chunk back until the encoder
+     * had finished the one after it (the first load started one chunk late, measured in bench/README.md).
+     */
     @Override
     public boolean hasNext() {
         if (next == null) {
-            try {
-                next = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the source reader");
+            synchronized (signal) {
+                try {
+                    while ((next = queue.poll()) == null && (announced <= taken || cancelled)) {
+                        signal.wait(200); // the bound only guards against a missed wake-up
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the source reader");
+                }
+            }
+            if (next == null) {
+                return true; // being written: next() waits for it
             }
         }
         if (next instanceof Exception e) { // the reader's failure (an interrupt arrives as InterruptedException)
@@ -239,13 +286,26 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         return next != END;
     }
 
+    /** The next chunk: waits until the encoder has completed it. */
     @Override
     public Chunk next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
+        if (next == null) {
+            try {
+                next = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the source reader");
+            }
+            if (!hasNext()) { // closed meanwhile: the announced chunk never came
+                throw new NoSuchElementException();
+            }
+        }
         Chunk c = (Chunk) next;
         next = null;
+        taken++;
         return c;
     }
 
@@ -276,13 +336,17 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
 
     @Override
     public void close() {
-        cancelled = true;
+        synchronized (this) {
+            cancelled = true; // no startReading() after this
+        }
         WorkerThreads.stop(thread);
+        reader.close(); // the encoder closes it too; here for a producer whose encoder never started
         // an upload whose chunk no step took over (a failed or cancelled run) must not complete its object later
         abort(streamed);
         // after a failure Camel's split drains the iterator to release what is left: leave it only the end marker,
         // or it waits forever for a chunk the stopped encoder will never put
         queue.clear();
         queue.offer(END);
+        signal();
     }
 }

@@ -19,6 +19,7 @@ public final class LoadChunkProcessor implements Processor {
     public void process(Exchange exchange) {
         Chunk chunk = exchange.getIn().getBody(Chunk.class);
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        run.chunkReached();
         long t0 = System.nanoTime();
         run.clickhouse().insertFile(insertOf(run, chunk.file()));
         try {

@@ -53,7 +53,10 @@ final class RowPrefetcher implements AutoCloseable {
         this.workers = workers;
     }
 
-    void start() {
+    synchronized void start() {
+        if (cancelled || threads.length > 0) {
+            return; // closed before it started (its cursors are closed), or already reading
+        }
         threads = new WorkerThreads.Worker[cursors.size()];
         for (int i = 0; i < threads.length; i++) {
             RowCursor cursor = cursors.get(i);
@@ -142,9 +145,18 @@ final class RowPrefetcher implements AutoCloseable {
         return current[position++];
     }
 
+    /** Stops the readers (each closes its cursor); a prefetcher that never started closes its cursors here. */
     @Override
     public void close() {
-        cancelled = true;
-        WorkerThreads.stop(threads);
+        WorkerThreads.Worker[] started;
+        synchronized (this) {
+            boolean first = !cancelled;
+            cancelled = true;
+            started = threads;
+            if (first && started.length == 0) {
+                cursors.forEach(RowCursor::close);
+            }
+        }
+        WorkerThreads.stop(started);
     }
 }

@@ -41,6 +41,14 @@ public final class RunCounters {
         stepMillis.merge(step, millis, Long::sum);
     }
 
+    /**
+     * The first chunk reached the route's load (or upload) step, {@code millis} after the run started: kept once, as
+     * step {@code first_chunk} (the time before the first row lands, what overlapping the prepare steps shortens).
+     */
+    public synchronized void firstChunk(long millis) {
+        stepMillis.putIfAbsent("first_chunk", millis);
+    }
+
     /** Records {@code millis} as the whole time of {@code step} (a step timed elsewhere, e.g. on a worker thread). */
     public synchronized void setStep(String step, long millis) {
         stepMillis.put(step, millis);

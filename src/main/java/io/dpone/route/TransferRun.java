@@ -139,6 +139,13 @@ public final class TransferRun {
         replacedMerges = merges;
     }
 
+    /** A chunk reached the load (or upload) step: the first one records {@code first_chunk} since the run started. */
+    public void chunkReached() {
+        if (counters.chunks() == 0) {
+            counters.firstChunk(java.time.Duration.between(plan.startedAt(), Instant.now()).toMillis());
+        }
+    }
+
     /** After a chunk landed: the gates' target side counts the new part(s) now, while the producer reads on. */
     public void countLoadedChunk() {
         PartwiseTableStats stats = stagingStats();

@@ -19,6 +19,7 @@ public final class UploadChunkProcessor implements Processor {
     public void process(Exchange exchange) {
         Chunk chunk = exchange.getIn().getBody(Chunk.class);
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
+        run.chunkReached();
         long t0 = System.nanoTime();
         String key = run.resources().objectStaging().key(chunk.file().getFileName().toString());
         if (chunk.streamed() != null) {

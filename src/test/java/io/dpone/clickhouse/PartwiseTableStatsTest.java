@@ -74,6 +74,62 @@ class PartwiseTableStatsTest {
     }
 
     @Test
+    void eachNewPartIsReadOnceForItsSumsAndItsKeyRange() {
+        List<String> partReads = new java.util.ArrayList<>();
+        ClickHouseEndpoint recording = new ClickHouseEndpoint() {
+            @Override
+            public void execute(String sql) {
+                ch.execute(sql);
+            }
+
+            @Override
+            public List<List<String>> query(String sql) {
+                if (sql.contains(" WHERE _part IN (")) {
+                    partReads.add(sql);
+                }
+                return ch.query(sql);
+            }
+
+            @Override
+            public void insertFile(InsertFile insert) {
+                ch.insertFile(insert);
+            }
+
+            @Override
+            public String kind() {
+                return ch.kind();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        PartwiseTableStats stats = PartwiseTableStats.start(recording, db, "t", COLUMNS, HASHED, "run-1", 1, DISTINCT);
+        for (int i = 0; i < 3; i++) {
+            insert(i * 1000, 1000);
+            stats.countNewParts();
+        }
+        assertEquals(3, partReads.size(), "one statement per new part: " + partReads);
+        assertTrue(partReads.stream().allMatch(q -> q.contains("min(`id`), max(`id`), uniqExact(`id`)")
+            && q.contains("countIf(`note` IS NULL)")), "the key range is read with the sums: " + partReads);
+        TargetStats partwise = stats.finish(DISTINCT);
+        assertTrue(stats.keyDistinctFromBatches());
+        assertEquals(wholeTable(), partwise);
+        assertEquals(3000, partwise.distinctCounts().get("id"));
+    }
+
+    @Test
+    void aTableWhoseSortKeyIsNoDistinctColumnReadsNoKeyRange() {
+        List<String> distinct = List.of("note");
+        PartwiseTableStats stats = PartwiseTableStats.start(ch, db, "t", COLUMNS, HASHED, "run-1", 1, distinct);
+        insert(0, 1000);
+        stats.countNewParts();
+        insert(1000, 1000);
+        assertFalse(stats.keyDistinctFromBatches());
+        assertEquals(TableStatsReader.read(ch, db, "t", COLUMNS, HASHED, "run-1", 1, distinct), stats.finish(distinct));
+    }
+
+    @Test
     void overlappingKeyRangesCountTheKeyOverTheWholeTable() {
         PartwiseTableStats stats = start();
         insert(0, 1000);

@@ -22,6 +22,7 @@ import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
 import io.dpone.quality.SourceStats;
 import io.dpone.source.InMemorySourceReader;
+import io.dpone.source.RowCursor;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceReader;
 import io.dpone.source.SourceTable;
@@ -37,6 +38,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
@@ -60,6 +63,8 @@ class TransferProcessorsTest {
     FakeClickHouseEndpoint ch;
     InMemoryObjectStore objects;
     InMemorySourceReader source;
+    /** When set, the run's source (instead of {@link #source}). */
+    SourceReader sourceOverride;
     TransferRun run;
 
     @BeforeEach
@@ -75,7 +80,7 @@ class TransferProcessorsTest {
 
             @Override
             public SourceReader source(ConnectionSpec spec) {
-                return source;
+                return sourceOverride != null ? sourceOverride : source;
             }
 
             @Override
@@ -172,6 +177,152 @@ class TransferProcessorsTest {
         assertTrue(run.resumedAfterPublish() && run.published());
         assertEquals(0, source.opened(), "no source row is read again");
         assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
+    }
+
+    /**
+     * {@link #source} with hooks on its cursor: {@code onFirstRow} runs before the first row is read,
+     * {@code closed} counts down when the cursor is closed; {@code openFails}, when set, is thrown by open.
+     */
+    private SourceReader hooked(Runnable onFirstRow, CountDownLatch closed, RuntimeException openFails) {
+        return new SourceReader() {
+            @Override
+            public SourceTable describe(TableRef table, List<String> columns) {
+                return source.describe(table, columns);
+            }
+
+            @Override
+            public RowCursor open(SourceTable table, int fetchSize, long rowLimit) {
+                if (openFails != null) {
+                    throw openFails;
+                }
+                RowCursor cursor = source.open(table, fetchSize, rowLimit);
+                return new RowCursor() {
+                    boolean first = true;
+
+                    @Override
+                    public boolean next(Object[] row) {
+                        if (first) {
+                            first = false;
+                            onFirstRow.run();
+                        }
+                        return cursor.next(row);
+                    }
+
+                    @Override
+                    public void close() {
+                        cursor.close();
+                        closed.countDown();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                source.close();
+            }
+        };
+    }
+
+    private static void await(CountDownLatch latch, String what) {
+        try {
+            assertTrue(latch.await(60, TimeUnit.SECONDS), what); // a bound against a hang, not a timing
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void theFirstFetchOverlapsTheStagingDdlAndNoChunkIsLoadedBeforeTheTableAndItsMergeStop() {
+        CountDownLatch fetching = new CountDownLatch(1);
+        sourceOverride = hooked(fetching::countDown, new CountDownLatch(1), null);
+        List<String> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ch.beforeEach = sql -> {
+            if (sql.startsWith("CREATE TABLE")) {
+                // a slow DDL: it ends only once the source is being read and the first chunk is complete
+                await(fetching, "the first fetch started while the staging DDL ran");
+                while (run.resources().producer().rowsRead() < 1_000) {
+                    Thread.onSpinWait();
+                }
+            }
+            events.add(sql.startsWith("insertFile") ? "insert" : sql.split(" ")[0] + " " + sql.split(" ")[1]);
+        };
+        Exchange e = exchange(run);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        new PrepareStagingProcessor().process(e);
+        @SuppressWarnings("unchecked")
+        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c)));
+
+        int create = events.indexOf("CREATE TABLE");
+        int stop = events.indexOf("SYSTEM STOP");
+        int firstInsert = events.indexOf("insert");
+        assertTrue(create >= 0 && create < stop && stop < firstInsert, events.toString());
+        assertEquals(3, ch.inserts.size());
+        assertEquals(1_500, run.counters().rows());
+    }
+
+    @Test
+    void aDdlThatFailsWhileTheSourceIsReadFailsTypedAndClosesTheCursor() {
+        CountDownLatch fetching = new CountDownLatch(1);
+        CountDownLatch cursorClosed = new CountDownLatch(1);
+        sourceOverride = hooked(fetching::countDown, cursorClosed, null);
+        ch.beforeEach = sql -> {
+            if (sql.startsWith("CREATE TABLE")) {
+                await(fetching, "the source is being read while the DDL runs");
+                throw new io.dpone.clickhouse.ClickHouseQueryException("Code: 241. MEMORY_LIMIT_EXCEEDED");
+            }
+        };
+        Exchange e = exchange(run);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        RuntimeException failed = assertThrows(RuntimeException.class, () -> new PrepareStagingProcessor().process(e));
+        assertEquals("sink.load_failed", FullRefreshRunner.blockersOf(failed).get(0).code());
+        new FailedRunProcessor().process(e); // the error policy
+        await(cursorClosed, "the error policy closed the source cursor");
+        assertFalse(ch.exists(DB, staging()));
+        run.resources().close();
+        assertTrue(source.closed(), "the runner closes the connection");
+    }
+
+    @Test
+    void aSourceThatFailsWhileTheDdlRunsFailsTypedAndTheStagingTableIsDropped() {
+        CountDownLatch created = new CountDownLatch(1);
+        sourceOverride = hooked(() -> {
+            await(created, "the staging table is being created");
+            throw new DponeException(io.dpone.error.BlockerCode.SOURCE_READ_FAILED, "source.table",
+                "source read failed (SQLState 08S01)");
+        }, new CountDownLatch(1), null);
+        ch.beforeEach = sql -> {
+            if (sql.startsWith("SYSTEM STOP MERGES")) { // the CREATE has taken effect
+                created.countDown();
+            }
+        };
+        Exchange e = exchange(run);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        new PrepareStagingProcessor().process(e);
+        assertTrue(ch.exists(DB, staging()));
+        @SuppressWarnings("unchecked")
+        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        DponeException failed = assertThrows(DponeException.class,
+            () -> chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c))));
+        assertEquals("source.read_failed", failed.blockers().get(0).code());
+        assertEquals(0, ch.inserts.size());
+        new FailedRunProcessor().process(e);
+        assertFalse(ch.exists(DB, staging()), "the error policy drops the staging table");
+        run.resources().close();
+    }
+
+    @Test
+    void aSourceThatCannotOpenItsCursorFailsTheStepTypedBeforeAnyStagingTable() {
+        sourceOverride = hooked(() -> { }, new CountDownLatch(1), new DponeException(
+            io.dpone.error.BlockerCode.SOURCE_READ_FAILED, "source.table", "cannot read source table"));
+        Exchange e = exchange(run);
+        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
+        DponeException failed = assertThrows(DponeException.class, () -> new PrepareStagingProcessor().process(e));
+        assertEquals("source.read_failed", failed.blockers().get(0).code());
+        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
+        assertFalse(run.resources().hasProducer());
+        run.resources().close();
+        assertTrue(source.closed(), "the connection the source side opened closes with the run");
     }
 
     @Test
