@@ -30,7 +30,10 @@
 #                         of each row count, to keep disk usage down; 5M rows take about 6 GB while they exist)
 #   BENCH_RUN_TIMEOUT=S   a route run still going after S seconds (default 900) is taken as hung: its thread dump
 #                         is written next to its report (<run>.jstack), it is killed, and its status is "hung"
-#   DPONE_JAVA_OPTS       JVM options for every JVM (default as bin/dpone: -Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC)
+#   DPONE_JAVA_OPTS       JVM options for every JVM. Unset (the default), route runs get what bin/dpone picks for
+#                         `run` (its base options plus -XX:CompileThresholdScaling=10) and the references its base
+#                         options (-Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC
+#                         -XX:MetaspaceSize=128m)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,8 +56,8 @@ quiet_max="${BENCH_QUIET_MAX:-240}"
 max_others="${BENCH_MAX_OTHERS:-10}"
 retries="${BENCH_RETRIES:-2}"
 run_timeout="${BENCH_RUN_TIMEOUT:-900}"
-java_opts="${DPONE_JAVA_OPTS:--Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC}"
-export DPONE_JAVA_OPTS="$java_opts"
+java_opts="${DPONE_JAVA_OPTS:--Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC -XX:MetaspaceSize=128m}"
+route_opts="${DPONE_JAVA_OPTS:-bin/dpone's own for run}"
 unset DPONE_RUNTIME_CONNECTION_CONTEXT   # the embedded default: mssql_demo (H2), clickhouse_default (chDB), s3_stage
 
 for tool in jq awk java git; do
@@ -226,7 +229,7 @@ echo "== dpone routes benchmark =="
 echo "date        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "code        $tree; jar built $(date -u -r "$jar" +%Y-%m-%dT%H:%M:%SZ)"
 echo "machine     $ncpu cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load avg $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "java        $(java -version 2>&1 | head -1), opts: $java_opts"
+echo "java        $(java -version 2>&1 | head -1), route opts: $route_opts; reference opts: $java_opts"
 echo "rows        ${sizes[*]}; runs per route: $runs_small (<= 1M rows), $runs_big (> 1M rows); best run reported"
 echo "manifests   $rw/manifests/<route>.yaml (fetch_size $fetch_size, chunk_rows $chunk_rows for every route;" \
   "quality: $(tr -s ' \n' ' ' <<<"$quality_block" | sed 's/^ //')$( [ "${BENCH_NO_DISTINCT:-0}" = 1 ] && echo ', distinct_columns dropped (BENCH_NO_DISTINCT=1)'))"
