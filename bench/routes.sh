@@ -57,7 +57,7 @@ max_others="${BENCH_MAX_OTHERS:-10}"
 retries="${BENCH_RETRIES:-2}"
 run_timeout="${BENCH_RUN_TIMEOUT:-900}"
 java_opts="${DPONE_JAVA_OPTS:--Xmx2g -Xmn192m -XX:-UseAdaptiveSizePolicy -XX:SurvivorRatio=4 -XX:+UseParallelGC -XX:MetaspaceSize=128m}"
-route_opts="${DPONE_JAVA_OPTS:-bin/dpone's own for run}"
+route_opts="${DPONE_JAVA_OPTS:-the bin/dpone defaults for run}"
 unset DPONE_RUNTIME_CONNECTION_CONTEXT   # the embedded default: mssql_demo (H2), clickhouse_default (chDB), s3_stage
 
 for tool in jq awk java git; do
