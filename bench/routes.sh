@@ -510,12 +510,17 @@ for route in "${routes[@]}" _drain _parquet; do
 done
 echo
 echo "TARGET CHECKS"
-for rows in "${sizes[@]}"; do
+best_of() { # best_of rows: sets best_route and best_rps, the fastest green route at that size
+  local r route
   best_route="" best_rps=0
   for route in "${routes[@]}"; do
-    r="$(rps_of "$rows|$route")"
+    r="$(rps_of "$1|$route")"
     [ "$r" != n/a ] && (( r > best_rps )) && { best_rps=$r; best_route=$route; }
   done
+  return 0
+}
+for rows in "${sizes[@]}"; do
+  best_of "$rows"
   d="$(rps_of "$rows|_drain")"
   # the issue's targets: 0.75 of the drain at 1M rows (and below), 0.85 above
   awk -v b="$best_rps" -v d="$d" -v n="$rows" -v r="$best_route" 'BEGIN {
@@ -571,11 +576,7 @@ floor_line() { # floor_line rows route ratio: the CPU floor of a route's best ru
       n / (c > 0 ? c : 1), (own > 0 ? 1e6 / own : 0), (src > 0 ? 1e6 / src : 0), d }'
 }
 for rows in "${sizes[@]}"; do
-  best_route="" best_rps=0
-  for route in "${routes[@]}"; do
-    r="$(rps_of "$rows|$route")"
-    [ "$r" != n/a ] && (( r > best_rps )) && { best_rps=$r; best_route=$route; }
-  done
+  best_of "$rows"
   [ -n "$best_route" ] || continue
   ratio=0.85; (( rows <= 1000000 )) && ratio=0.75
   floor_line "$rows" "$best_route" "$ratio"
