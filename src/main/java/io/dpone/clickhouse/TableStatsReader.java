@@ -32,8 +32,8 @@ public final class TableStatsReader {
     public static TargetStats read(ClickHouseEndpoint ch, String database, String table, List<String> columns,
                                    List<String> hashedColumns, String runId, int sampleModulo,
                                    List<String> distinctColumns) {
-        return query(ch, database, table, columns, hashedColumns, runId, sampleModulo,
-            metadataPresent(ch, database, table), "1")
+        return scan(ch, database, table, columns, hashedColumns, runId, sampleModulo,
+            metadataPresent(ch, database, table), "1", List.of()).stats()
             .withDistinctCounts(distinctCounts(ch, database, table, distinctColumns));
     }
 
@@ -45,17 +45,6 @@ public final class TableStatsReader {
         return names.containsAll(MetadataColumns.NAMES);
     }
 
-    /**
-     * The additive stats (no distinct counts) of the rows matching {@code where} (a condition built from
-     * {@link ClickHouseSql} pieces).
-     */
-    static TargetStats query(ClickHouseEndpoint ch, String database, String table, List<String> columns,
-                             List<String> hashedColumns, String runId, int sampleModulo, boolean metadataPresent,
-                             String where) {
-        return scan(ch, database, table, columns, hashedColumns, runId, sampleModulo, metadataPresent, where,
-            List.of()).stats();
-    }
-
     /** What one scan read: the additive stats and the values of the extra aggregates, as ClickHouse printed them. */
     record Scan(TargetStats stats, List<String> extra) {
         Scan {
@@ -64,7 +53,8 @@ public final class TableStatsReader {
     }
 
     /**
-     * As {@link #query}, with {@code extraAggregates} (aggregate expressions built from {@link ClickHouseSql} pieces,
+     * The additive stats (no distinct counts) of the rows matching {@code where} (a condition built from
+     * {@link ClickHouseSql} pieces), with {@code extraAggregates} (aggregate expressions built from the same pieces,
      * e.g. a sort-key column's {@code min}) computed in the same statement, so the rows are read once for both.
      */
     static Scan scan(ClickHouseEndpoint ch, String database, String table, List<String> columns,
