@@ -29,16 +29,17 @@ public record CdcPosition(String text, BigInteger value) implements Comparable<C
 
     /**
      * As {@link #parse}, for text already validated by a reader. A batch carries many events at one position (all
-     * rows of one LSN), and every comparison and version asks again, so the last parsed position is kept.
+     * rows of one LSN), and every comparison and version asks again, so the last parsed position is kept, per thread
+     * (threads hashing different slices of a batch would otherwise evict each other's).
      */
     public static CdcPosition of(String text) {
-        Parsed last = lastParsed;
+        Parsed last = LAST_PARSED.get();
         if (last != null && last.position.text.equals(text)) {
             return last.position;
         }
         CdcPosition p = parse(text).orElseThrow(() -> new IllegalArgumentException(
             "a CDC position is 0x-prefixed hex or decimal digits"));
-        lastParsed = new Parsed(p, "0x" + p.value.toString(16));
+        LAST_PARSED.set(new Parsed(p, "0x" + p.value.toString(16)));
         return p;
     }
 
@@ -49,18 +50,18 @@ public record CdcPosition(String text, BigInteger value) implements Comparable<C
 
     /** {@code 0x} + lower-case hex without leading zeros: equal for {@code 0x11}, {@code 0x0011} and {@code 17}. */
     public String canonical() {
-        Parsed last = lastParsed;
+        Parsed last = LAST_PARSED.get();
         if (last != null && last.position.equals(this)) {
             return last.canonical;
         }
         return "0x" + value.toString(16);
     }
 
-    /** The last position {@link #of} parsed, with its canonical text (immutable, so safe to share across threads). */
+    /** The last position {@link #of} parsed, with its canonical text. */
     private record Parsed(CdcPosition position, String canonical) {
     }
 
-    private static volatile Parsed lastParsed;
+    private static final ThreadLocal<Parsed> LAST_PARSED = new ThreadLocal<>();
 
     @Override
     public int compareTo(CdcPosition other) {

@@ -75,16 +75,10 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
         List<Identified> toApply = new ArrayList<>(changes.size());
         BigInteger committedAt = committed.map(c -> c.position().value()).orElse(null);
         int replayed = 0;
-        String prefix = null;
-        CdcEvent prefixOf = null;
+        String[] ids = ids(stream, changes);
         for (int i = 0; i < changes.size(); i++) {
             CdcEvent e = changes.get(i);
-            if (prefixOf == null || !prefixOf.sourceSchema().equals(e.sourceSchema())
-                || !prefixOf.sourceTable().equals(e.sourceTable())) {
-                prefix = idPrefix(stream, e);
-                prefixOf = e;
-            }
-            String id = computeId(prefix, e);
+            String id = ids[i];
             Integer first = firstSeen == null ? null : firstSeen.putIfAbsent(id, i);
             if (first != null) {
                 Map<String, Object> d = new LinkedHashMap<>();
@@ -112,6 +106,29 @@ public final class EventIdentityIdempotency implements CdcIdempotencyService {
         }
         memo = new Memo(stream, byEvent);
         return new IdempotencyResult(batchId(stream, batch, committed, toApply), events, replayed, duplicates);
+    }
+
+    /**
+     * The id of every change, in batch order: the hashing is per event and independent of the others, so slices of
+     * the batch hash at once ({@link ParallelSlices}).
+     */
+    private static String[] ids(StreamIdentity stream, List<CdcEvent> changes) {
+        String[] ids = new String[changes.size()];
+        ParallelSlices.map(changes.size(), (from, to) -> {
+            String prefix = null;
+            CdcEvent prefixOf = null;
+            for (int i = from; i < to; i++) {
+                CdcEvent e = changes.get(i);
+                if (prefixOf == null || !prefixOf.sourceSchema().equals(e.sourceSchema())
+                    || !prefixOf.sourceTable().equals(e.sourceTable())) {
+                    prefix = idPrefix(stream, e);
+                    prefixOf = e;
+                }
+                ids[i] = computeId(prefix, e);
+            }
+            return to - from;
+        });
+        return ids;
     }
 
     /** True when every event comes strictly after the one before it in {@link CdcEvent#ORDER}. */

@@ -119,4 +119,33 @@ class CdcIdentityTest {
         assertEquals("changes[5]", c.duplicates().get(0).get("event"));
         assertEquals("changes[4]", c.duplicates().get(0).get("duplicate_of"));
     }
+
+    @Test
+    void aBatchHashedInSlicesGivesEachChangeItsOwnIdAndFindsRepeatsAcrossSlices() {
+        // more changes than one slice holds: the ids are hashed by several threads, the verdict is the batch's own
+        int n = ParallelSlices.MIN_SLICE * 5;
+        List<CdcEvent> changes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            changes.add(event(CdcOperation.insert, "0x" + Integer.toHexString(0x100 + i / 10), i % 10, i));
+        }
+        CdcOffset next = new CdcOffset("mssql_cdc", "0x" + Integer.toHexString(0x100 + n / 10), true);
+        EventIdentityIdempotency service = new EventIdentityIdempotency();
+        IdempotencyResult r = service.check(STREAM, new CdcBatch(null, next, changes), Optional.empty());
+        assertTrue(r.passed());
+        assertEquals(changes, r.toApply());
+        EventIdentityIdempotency fresh = new EventIdentityIdempotency(); // no memo: hashes one change at a time
+        for (int i = 0; i < n; i += 997) {
+            CdcEvent e = changes.get(i);
+            assertEquals(fresh.eventId(STREAM, e), service.eventId(STREAM, e), "change " + i);
+        }
+        // the last change repeats the first one's identity (zero-padded position): found although another slice
+        // hashed it
+        List<CdcEvent> repeated = new ArrayList<>(changes);
+        repeated.add(event(CdcOperation.insert, "0x0100", 0, 0));
+        IdempotencyResult d = new EventIdentityIdempotency().check(STREAM, new CdcBatch(null, next, repeated),
+            Optional.empty());
+        assertEquals(1, d.duplicates().size());
+        assertEquals("changes[" + n + "]", d.duplicates().get(0).get("event"));
+        assertEquals("changes[0]", d.duplicates().get(0).get("duplicate_of"));
+    }
 }

@@ -183,6 +183,12 @@ class LauncherCdsTest {
         assertTrue(serial.matcher(tick).find() && !parallel.matcher(tick).find(), "a one-tick command runs SerialGC");
         assertTrue(parallel.matcher(version).find() && !serial.matcher(version).find(),
             "other commands keep ParallelGC");
+        // the tick's young generation holds a 100k-event tick's allocation (1 GiB), the heap keeps 2 GiB beside it
+        java.util.regex.Pattern young = java.util.regex.Pattern.compile("\\bNewSize\\s+=\\s+1073741824\\s");
+        java.util.regex.Pattern heap = java.util.regex.Pattern.compile("MaxHeapSize\\s+=\\s+3221225472\\s");
+        assertTrue(young.matcher(tick).find() && heap.matcher(tick).find(), "a one-tick command: -Xmn1g -Xmx3g");
+        assertFalse(young.matcher(version).find() || heap.matcher(version).find(),
+            "other commands keep -Xmn192m -Xmx2g");
         // a full refresh compiles later (thresholds x10); other commands keep the JVM's thresholds
         String run = dpone(env, "run").stdout();
         java.util.regex.Pattern scaled = java.util.regex.Pattern.compile("CompileThresholdScaling\\s+=\\s+10\\.0*\\s");

@@ -3,6 +3,7 @@ package io.dpone.cdc.clickhouse;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
+import io.dpone.cdc.ParallelSlices;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
@@ -77,46 +78,63 @@ final class CdcLogSpool {
             + EXTENSION).toAbsolutePath();
     }
 
+    /** Rows encoded per round: the rounds' slices encode at once, then go to the file in order (bounded memory). */
+    static final int ROUND_ROWS = 1 << 16;
+
     static void write(Path spool, StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows, Set<String> payload,
                       Map<String, SourceColumn> types) {
-        SourceColumn[] typed = payload.stream().map(types::get).toArray(SourceColumn[]::new);
-        ByteBuf row = new ByteBuf(4096);
-        BigInteger lastPosition = null;
-        long[] positionLimbs = null;
+        List<String> columns = List.copyOf(payload);
+        SourceColumn[] typed = columns.stream().map(types::get).toArray(SourceColumn[]::new);
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16)) {
-            for (Map.Entry<String, CdcEvent> en : rows) {
-                CdcEvent e = en.getValue();
-                row.reset();
-                int i = 0;
-                for (String c : payload) {
-                    SourceColumn type = typed[i++];
-                    Object v = e.data().get(c);
-                    if (v == null) {
-                        row.writeByte(1);
-                    } else if (type == null) {
-                        row.writeByte(0);
-                        RowBinaryEncoder.writeString(CdcHashes.canonicalJson(v), row);
-                    } else {
-                        row.writeByte(0);
-                        RowBinaryEncoder.writeValue(type.type(), coerce(stream, type, e, v), row);
-                    }
+            for (int round = 0; round < rows.size(); round += ROUND_ROWS) {
+                int base = round;
+                int size = Math.min(ROUND_ROWS, rows.size() - round);
+                // each row's bytes depend on that row only (the unique-key hash is its SHA-256): slices encode at
+                // once into their own buffers, written in row order
+                for (ByteBuf slice : ParallelSlices.map(size,
+                    (from, to) -> encode(stream, rows.subList(base + from, base + to), columns, typed))) {
+                    slice.writeTo(out);
                 }
-                RowBinaryEncoder.writeString(CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()), row);
-                RowBinaryEncoder.writeString(en.getKey(), row);
-                RowBinaryEncoder.writeString(e.operation().name(), row);
-                RowBinaryEncoder.writeString(e.position(), row);
-                row.writeLongLE(e.sequence());
-                BigInteger position = e.positionValue().value();
-                if (position != lastPosition) { // the events of one LSN share one parsed position
-                    lastPosition = position;
-                    positionLimbs = limbs(position);
-                }
-                writeVersion(positionLimbs, e.sequence(), e.operation().rank(), row);
-                row.writeTo(out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the CDC batch spool file", e);
         }
+    }
+
+    /** The RowBinary rows of {@code rows}, in order. */
+    private static ByteBuf encode(StreamIdentity stream, List<Map.Entry<String, CdcEvent>> rows,
+                                  List<String> columns, SourceColumn[] typed) {
+        ByteBuf buf = new ByteBuf(rows.size() * 160);
+        BigInteger lastPosition = null;
+        long[] positionLimbs = null;
+        for (Map.Entry<String, CdcEvent> en : rows) {
+            CdcEvent e = en.getValue();
+            for (int i = 0; i < typed.length; i++) {
+                SourceColumn type = typed[i];
+                Object v = e.data().get(columns.get(i));
+                if (v == null) {
+                    buf.writeByte(1);
+                } else if (type == null) {
+                    buf.writeByte(0);
+                    RowBinaryEncoder.writeString(CdcHashes.canonicalJson(v), buf);
+                } else {
+                    buf.writeByte(0);
+                    RowBinaryEncoder.writeValue(type.type(), coerce(stream, type, e, v), buf);
+                }
+            }
+            RowBinaryEncoder.writeString(CdcHashes.uniqueKeyHash(stream.uniqueKeys(), e.data()), buf);
+            RowBinaryEncoder.writeString(en.getKey(), buf);
+            RowBinaryEncoder.writeString(e.operation().name(), buf);
+            RowBinaryEncoder.writeString(e.position(), buf);
+            buf.writeLongLE(e.sequence());
+            BigInteger position = e.positionValue().value();
+            if (position != lastPosition) { // the events of one LSN share one parsed position
+                lastPosition = position;
+                positionLimbs = limbs(position);
+            }
+            writeVersion(positionLimbs, e.sequence(), e.operation().rank(), buf);
+        }
+        return buf;
     }
 
     /** The canonical value of a typed column; one that does not fit is {@code cdc_runtime.value_out_of_range}. */

@@ -3,15 +3,32 @@ package io.dpone.cdc.clickhouse;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcOperation;
+import io.dpone.cdc.ParallelSlices;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.types.DecimalType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CdcLogSpoolTest {
     /** The reference: the BigInteger version as 32 little-endian bytes. */
@@ -58,8 +75,55 @@ class CdcLogSpoolTest {
 
     @Test
     void lowCardinalityTravelsAsPlainStringAndPayloadIsNullable() {
-        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation", java.util.Map.of()));
-        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version", java.util.Map.of()));
-        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount", java.util.Map.of()));
+        assertEquals("String", CdcLogSpool.fileType("dpone_cdc_operation", Map.of()));
+        assertEquals("UInt256", CdcLogSpool.fileType("dpone_cdc_version", Map.of()));
+        assertEquals("Nullable(String)", CdcLogSpool.fileType("amount", Map.of()));
+    }
+
+    private static final StreamIdentity STREAM = new StreamIdentity("orders-cdc",
+        "mssql_cdc", "dbo", "orders", "analytics.orders_cdc", List.of("order_id"));
+    private static final Map<String, SourceColumn> TYPES = Map.of("amount",
+        new SourceColumn("amount", "decimal", true, new DecimalType(10, 2)));
+
+    private static List<Map.Entry<String, CdcEvent>> rows(int n, int badAt) {
+        List<Map.Entry<String, CdcEvent>> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("order_id", i);
+            data.put("amount", new BigDecimal(i == badAt ? "1.005" : (i % 1000) + ".25"));
+            data.put("note", i % 7 == 0 ? null : "note " + i);
+            rows.add(Map.entry("id-" + i, new CdcEvent(CdcOperation.insert,
+                "0x" + Integer.toHexString(0x100 + i / 10), i % 10, "dbo", "orders", data, Map.of())));
+        }
+        return rows;
+    }
+
+    private static byte[] spooled(Path file, List<Map.Entry<String, CdcEvent>> rows) throws IOException {
+        CdcLogSpool.write(file, STREAM, rows, new LinkedHashSet<>(List.of("order_id", "amount",
+            "note")), TYPES);
+        return Files.readAllBytes(file);
+    }
+
+    @Test
+    void aSpoolEncodedInSlicesEqualsTheRowsEncodedOneSliceAtATime(@TempDir Path dir) throws Exception {
+        // more rows than one round and many slices: the file must be the rows in batch order, byte for byte
+        int n = CdcLogSpool.ROUND_ROWS + 3 * ParallelSlices.slices(Integer.MAX_VALUE) * 4096 + 17;
+        List<Map.Entry<String, CdcEvent>> rows = rows(n, -1);
+        byte[] whole = spooled(dir.resolve("whole"), rows);
+        ByteArrayOutputStream pieces = new ByteArrayOutputStream();
+        for (int from = 0; from < n; from += 1000) { // below one slice: each piece is encoded by the caller alone
+            pieces.write(spooled(dir.resolve("piece"), rows.subList(from, Math.min(n, from + 1000))));
+        }
+        assertArrayEquals(pieces.toByteArray(), whole);
+    }
+
+    @Test
+    void aValueOutOfRangeInALaterSliceIsTheTypedBlocker(@TempDir Path dir) {
+        int n = 5 * 4096;
+        DponeException e = assertThrows(DponeException.class,
+            () -> spooled(dir.resolve("bad"), rows(n, n - 3)));
+        assertEquals(CdcBlockers.VALUE_OUT_OF_RANGE, e.blockers().get(0).code());
+        String message = e.blockers().get(0).message();
+        assertTrue(message.contains("amount") && !message.contains("1.005"), message);
     }
 }
