@@ -78,7 +78,21 @@ public final class CdcBatchPolicy {
         Map<String, SourceColumn> byName = new java.util.HashMap<>();
         batch.columns().forEach(c -> byName.put(c.name(), c));
         List<CdcEvent> changes = batch.changes();
-        for (int i = 0; i < changes.size(); i++) {
+        // each value is checked on its own: slices of the batch check at once, the lowest slice's first problem is
+        // the batch's first
+        for (Blocker first : ParallelSlices.map(changes.size(), (from, to) -> firstMisfit(stream, changes, from, to,
+            byName))) {
+            if (first != null) {
+                blockers.add(first);
+                return;
+            }
+        }
+    }
+
+    /** The first value of {@code changes[from, to)} that does not fit its column, as its blocker; null if none. */
+    private static Blocker firstMisfit(StreamIdentity stream, List<CdcEvent> changes, int from, int to,
+                                       Map<String, SourceColumn> byName) {
+        for (int i = from; i < to; i++) {
             CdcEvent e = changes.get(i);
             for (Map.Entry<String, Object> v : e.data().entrySet()) {
                 SourceColumn c = byName.get(v.getKey());
@@ -87,12 +101,12 @@ public final class CdcBatchPolicy {
                 String problem = c == null ? "the column is not one of the batch's columns"
                     : fitProblem(c, v.getValue());
                 if (problem != null) {
-                    blockers.add(CdcBlockers.valueOutOfRange(stream, "changes[" + i + "].data." + v.getKey(),
-                        v.getKey(), c == null ? null : c.sourceType(), e, problem));
-                    return;
+                    return CdcBlockers.valueOutOfRange(stream, "changes[" + i + "].data." + v.getKey(),
+                        v.getKey(), c == null ? null : c.sourceType(), e, problem);
                 }
             }
         }
+        return null;
     }
 
     private static String fitProblem(SourceColumn c, Object value) {

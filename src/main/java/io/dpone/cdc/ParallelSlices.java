@@ -39,7 +39,7 @@ public final class ParallelSlices {
     public static <R> List<R> map(int size, BiFunction<Integer, Integer, R> work) {
         int n = slices(size);
         if (n == 1) {
-            return List.of(work.apply(0, size));
+            return java.util.Collections.singletonList(work.apply(0, size)); // a slice may answer null
         }
         List<RecursiveTask<Outcome<R>>> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

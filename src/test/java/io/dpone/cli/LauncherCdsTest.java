@@ -193,7 +193,10 @@ class LauncherCdsTest {
         String run = dpone(env, "run").stdout();
         java.util.regex.Pattern scaled = java.util.regex.Pattern.compile("CompileThresholdScaling\\s+=\\s+10\\.0*\\s");
         assertTrue(scaled.matcher(run).find(), "run compiles with thresholds x10");
-        assertFalse(scaled.matcher(version).find() || scaled.matcher(tick).find(), "only run scales the thresholds");
+        assertFalse(scaled.matcher(version).find() || scaled.matcher(tick).find(), "only run scales the thresholds up");
+        java.util.regex.Pattern lowered = java.util.regex.Pattern.compile("CompileThresholdScaling\\s+=\\s+0\\.10*\\s");
+        assertTrue(lowered.matcher(tick).find(), "a one-tick command compiles at a tenth of the thresholds");
+        assertFalse(lowered.matcher(version).find() || lowered.matcher(run).find(), "only the tick lowers them");
         // DPONE_JAVA_OPTS replaces the defaults, the C1 and GC choices included
         String own = dpone(Map.of("DPONE_CDS", "0", "JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal", "DPONE_JAVA_OPTS",
             "-Xmx256m"), "ops", "cdc-runtime-run").stdout();
