@@ -21,65 +21,13 @@ public record CdcEvent(CdcOperation operation, String position, long sequence, S
     private static final int OPERATION_BITS = 3;
 
     public CdcEvent {
-        data = data instanceof Owned ? data
+        // a reader's RowValues is read-only and the event's own (taken as it is); any other map is copied
+        data = data instanceof RowValues ? data
             : Collections.unmodifiableMap(new LinkedHashMap<>(data == null ? Map.of() : data));
-        metadata = metadata instanceof Owned ? metadata
+        metadata = metadata instanceof RowValues ? metadata
             : Collections.unmodifiableMap(new LinkedHashMap<>(metadata == null ? Map.of() : metadata));
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must not be negative");
-        }
-    }
-
-    /**
-     * A read-only view of {@code map} that an event takes as it is instead of copying it: for a reader that builds a
-     * fresh map per change and hands it over (it must not keep or change {@code map} afterwards). A reader of many
-     * changes saves a map copy per change; any other map passed to the constructor is still copied.
-     */
-    public static Map<String, Object> handOver(LinkedHashMap<String, Object> map) {
-        return new Owned(map);
-    }
-
-    /** The read-only view {@link #handOver} returns. */
-    private static final class Owned extends java.util.AbstractMap<String, Object> {
-        private final Map<String, Object> map;
-
-        Owned(LinkedHashMap<String, Object> map) {
-            this.map = Collections.unmodifiableMap(map);
-        }
-
-        @Override
-        public Object get(Object key) {
-            return map.get(key);
-        }
-
-        @Override
-        public boolean containsKey(Object key) {
-            return map.containsKey(key);
-        }
-
-        @Override
-        public int size() {
-            return map.size();
-        }
-
-        @Override
-        public java.util.Set<String> keySet() {
-            return map.keySet();
-        }
-
-        @Override
-        public java.util.Collection<Object> values() {
-            return map.values();
-        }
-
-        @Override
-        public java.util.Set<Entry<String, Object>> entrySet() {
-            return map.entrySet();
-        }
-
-        @Override
-        public void forEach(java.util.function.BiConsumer<? super String, ? super Object> action) {
-            map.forEach(action);
         }
     }
 

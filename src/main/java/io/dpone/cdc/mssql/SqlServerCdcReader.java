@@ -6,6 +6,7 @@ import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOperation;
 import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.RowValues;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
@@ -38,6 +39,9 @@ import java.util.Map;
  */
 public final class SqlServerCdcReader implements CdcSourceReader {
     public static final String BACKEND = "mssql_cdc";
+    /** The metadata of every change, in this order. */
+    private static final RowValues.Shape METADATA = RowValues.Shape.of(List.of("backend", "capture_instance", "seqval",
+        "command_id"));
 
     private final Connection connection;
     private final StreamIdentity stream;
@@ -46,6 +50,8 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     /** The payload columns as the batches declare them (source types and nullability). */
     private List<io.dpone.source.SourceColumn> batchColumns = List.of();
     private ChangeTableSql sql;
+    /** The payload column names of every change's data, in select order. */
+    private RowValues.Shape dataShape;
 
     /** @param captureInstance the capture instance, by default {@code <schema>_<table>} */
     public SqlServerCdcReader(Connection connection, StreamIdentity stream, String captureInstance) {
@@ -169,19 +175,15 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                     : resume != null && resume.lsn().equals(lsn) ? resume.ordinal() + 1 : 0;
                 // the rows of one LSN share its position text (formatted once per LSN, not per row)
                 String position = sameLsn ? previous.event.position() : lsn.hex();
-                LinkedHashMap<String, Object> data = new LinkedHashMap<>(payload.size() * 4 / 3 + 1);
-                for (int i = 0; i < payload.size(); i++) {
-                    data.put(payload.get(i).name(), payload.get(i).read(rs, 5 + i));
+                Object[] data = new Object[payload.size()];
+                for (int i = 0; i < data.length; i++) {
+                    data[i] = payload.get(i).read(rs, 5 + i);
                 }
-                LinkedHashMap<String, Object> metadata = new LinkedHashMap<>(8);
-                metadata.put("backend", BACKEND);
-                metadata.put("capture_instance", captureInstance);
-                metadata.put("seqval", Lsn.hex(seqval));
-                metadata.put("command_id", commandId);
-                // both maps are this row's own: handed over, not copied again by the event
+                Object[] metadata = {BACKEND, captureInstance, Lsn.hex(seqval), commandId};
+                // both rows share their batch's column names: the event holds only this change's values
                 rows.add(new Row(lsnBytes, lsn, commandId, seqval, op, new CdcEvent(operation(op), position,
-                    ordinal, stream.sourceSchema(), stream.sourceTable(), CdcEvent.handOver(data),
-                    CdcEvent.handOver(metadata))));
+                    ordinal, stream.sourceSchema(), stream.sourceTable(), dataShape.row(data),
+                    METADATA.row(metadata))));
             }
         }
     }
@@ -233,6 +235,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         }
         batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
+        dataShape = RowValues.Shape.of(named.stream().map(PayloadColumns.Column::name).toList());
         sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
     }
 

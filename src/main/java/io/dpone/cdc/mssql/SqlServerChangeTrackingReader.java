@@ -7,6 +7,7 @@ import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.CdcOperation;
 import io.dpone.cdc.CdcSourceReader;
+import io.dpone.cdc.RowValues;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
@@ -44,6 +45,9 @@ import java.util.stream.Collectors;
  */
 public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     public static final String BACKEND = "mssql_change_tracking";
+    /** The metadata of a change, and of an update or insert whose row was deleted before it was read. */
+    private static final RowValues.Shape PLAIN = RowValues.Shape.of(List.of("backend"));
+    private static final RowValues.Shape MISSING = RowValues.Shape.of(List.of("backend", "row_missing"));
     static final String CURRENT_VERSION = "SELECT CHANGE_TRACKING_CURRENT_VERSION()";
     static final String MIN_VALID_VERSION = "SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(?))";
 
@@ -53,6 +57,9 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private final String quotedTable;
     private List<PayloadColumns.Column> key;
     private List<PayloadColumns.Column> values;
+    /** The data columns of a delete (the key) and of any other change (the key, then the other columns). */
+    private RowValues.Shape keyShape;
+    private RowValues.Shape rowShape;
     /** The payload columns as the batches declare them (keys first, then the other columns in table order). */
     private List<io.dpone.source.SourceColumn> batchColumns = List.of();
 
@@ -164,13 +171,6 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private Row row(ResultSet rs) throws SQLException {
         long version = rs.getLong(1);
         String op = rs.getString(2);
-        Map<String, Object> data = new LinkedHashMap<>();
-        List<Object> keyValues = new ArrayList<>(key.size());
-        for (int i = 0; i < key.size(); i++) {
-            Object v = key.get(i).read(rs, 3 + i);
-            data.put(key.get(i).name(), v);
-            keyValues.add(v);
-        }
         boolean present = rs.getInt(3 + key.size()) == 1;
         CdcOperation operation = switch (op == null ? "" : op.trim().toUpperCase(Locale.ROOT)) {
             case "I" -> CdcOperation.insert;
@@ -179,22 +179,30 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.change_tracking."
                 + stream.sourceTableName() + ".SYS_CHANGE_OPERATION", "unknown Change Tracking operation");
         };
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("backend", BACKEND);
+        boolean rowMissing = false;
         if (operation != CdcOperation.delete && !present) {
             // deleted after the version was read, in the same read: its delete follows at a later version
             operation = CdcOperation.delete;
-            metadata.put("row_missing", true);
+            rowMissing = true;
         }
-        if (operation != CdcOperation.delete) {
+        boolean delete = operation == CdcOperation.delete;
+        Object[] data = new Object[delete ? key.size() : key.size() + values.size()];
+        List<Object> keyValues = new ArrayList<>(key.size());
+        for (int i = 0; i < key.size(); i++) {
+            data[i] = key.get(i).read(rs, 3 + i);
+            keyValues.add(data[i]);
+        }
+        if (!delete) {
             for (int i = 0; i < values.size(); i++) {
-                data.put(values.get(i).name(), values.get(i).read(rs, 4 + key.size() + i));
+                data[key.size() + i] = values.get(i).read(rs, 4 + key.size() + i);
             }
         }
+        RowValues dataRow = (delete ? keyShape : rowShape).row(data);
+        RowValues metadata = rowMissing ? MISSING.row(new Object[] {BACKEND, true}) : PLAIN.row(new Object[] {BACKEND});
         String keyJson = CdcHashes.canonicalJson(keyValues);
         long sequence = Long.parseUnsignedLong(CdcHashes.sha256Hex(keyJson).substring(0, 16), 16) & Long.MAX_VALUE;
         return new Row(version, keyValues, new CdcEvent(operation, Long.toString(version), sequence,
-            stream.sourceSchema(), stream.sourceTable(), data, metadata));
+            stream.sourceSchema(), stream.sourceTable(), dataRow, metadata));
     }
 
     /**
@@ -244,6 +252,9 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         }
         values = table.columns().stream().filter(c -> !pk.contains(c.name().toLowerCase(Locale.ROOT))).toList();
         key = k;
+        keyShape = RowValues.Shape.of(key.stream().map(PayloadColumns.Column::name).toList());
+        rowShape = RowValues.Shape.of(java.util.stream.Stream.concat(key.stream(), values.stream())
+            .map(PayloadColumns.Column::name).toList());
         List<io.dpone.source.SourceColumn> declared = new ArrayList<>();
         k.forEach(c -> declared.add(c.sourceColumn()));
         values.forEach(c -> declared.add(c.sourceColumn()));
