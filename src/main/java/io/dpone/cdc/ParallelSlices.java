@@ -1,6 +1,7 @@
 package io.dpone.cdc;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
@@ -9,8 +10,9 @@ import java.util.function.BiFunction;
 /**
  * Runs a per-event computation of a CDC batch over contiguous slices of the batch at once: the calling thread takes
  * the first slice, the common fork-join pool the others, and the results come back in slice order. Used where a
- * tick spends CPU per event that does not depend on other events (SHA-256 of event identities, the spool's
- * encoding): on two cores a 100k-event tick hashes in about half the wall time (bench/README.md, "CDC first tick").
+ * tick spends CPU per event that does not depend on other events (SHA-256 of event identities, the typed-value
+ * check, the spool's encoding): on two cores both cores share that work (bench/README.md, "CDC first tick, session
+ * 11").
  *
  * <p>Hand-written over {@link RecursiveTask} rather than a parallel stream because the callers need the slices'
  * results in order as whole slices (one buffer per slice) and a failure exactly as the slice threw it: a slice
@@ -39,7 +41,7 @@ public final class ParallelSlices {
     public static <R> List<R> map(int size, BiFunction<Integer, Integer, R> work) {
         int n = slices(size);
         if (n == 1) {
-            return java.util.Collections.singletonList(work.apply(0, size)); // a slice may answer null
+            return Collections.singletonList(work.apply(0, size)); // a slice may answer null
         }
         List<RecursiveTask<Outcome<R>>> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
