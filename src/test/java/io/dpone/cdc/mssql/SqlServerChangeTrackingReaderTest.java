@@ -66,6 +66,26 @@ class SqlServerChangeTrackingReaderTest {
     }
 
     @Test
+    void anInsertWhoseRowIsGoneWhenReadIsAKeyOnlyDeleteMarkedRowMissing() throws Exception {
+        fx.insert(row(1, "new", "10.00", null, null));
+        fx.insert(row(2, "new", "20.00", null, null));
+        // the row goes between the change table's read and the join (emulated: gone without a tracked delete)
+        try (java.sql.Statement st = fx.connection.createStatement()) {
+            st.executeUpdate("DELETE FROM dbo.orders WHERE order_id = 1");
+        }
+        CdcBatch batch = reader.readBatch(null, 100);
+        assertEquals(List.of("delete:1", "insert:2"), LiveReads.ops(batch.changes()));
+        CdcEvent missing = batch.changes().get(0);
+        assertEquals(Map.of("order_id", 1L), missing.data(), "a delete carries the key only");
+        assertEquals(Map.of("backend", SqlServerChangeTrackingReader.BACKEND, "row_missing", true),
+            missing.metadata());
+        CdcEvent present = batch.changes().get(1);
+        assertEquals(List.of("order_id", "status", "amount", "note", "updated_at"),
+            List.copyOf(present.data().keySet()));
+        assertEquals(Map.of("backend", SqlServerChangeTrackingReader.BACKEND), present.metadata());
+    }
+
+    @Test
     void aBatchBoundaryInsideOneVersionResumesByKeyAtEverySize() throws Exception {
         fx.begin();
         for (int i = 1; i <= 9; i++) {
