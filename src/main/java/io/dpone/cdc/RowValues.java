@@ -44,10 +44,6 @@ public final class RowValues extends AbstractMap<String, Object> {
             return new Shape(names);
         }
 
-        public int size() {
-            return names.length;
-        }
-
         /**
          * The row holding {@code values} in this shape's order; the array is taken as it is (the caller builds one
          * per row and must not change it afterwards).

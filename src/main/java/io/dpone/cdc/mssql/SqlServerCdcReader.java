@@ -235,8 +235,9 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         }
         batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
-        dataShape = RowValues.Shape.of(named.stream().map(PayloadColumns.Column::name).toList());
-        sql = new ChangeTableSql(captureInstance, named.stream().map(PayloadColumns.Column::name).toList());
+        List<String> names = named.stream().map(PayloadColumns.Column::name).toList();
+        dataShape = RowValues.Shape.of(names);
+        sql = new ChangeTableSql(captureInstance, names);
     }
 
     private record Row(byte[] lsnBytes, Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,9 +46,10 @@ import java.util.stream.Collectors;
  */
 public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     public static final String BACKEND = "mssql_change_tracking";
-    /** The metadata of a change, and of an update or insert whose row was deleted before it was read. */
-    private static final RowValues.Shape PLAIN = RowValues.Shape.of(List.of("backend"));
-    private static final RowValues.Shape MISSING = RowValues.Shape.of(List.of("backend", "row_missing"));
+    /** The metadata of a change, and of an update or insert whose row was deleted before it was read (read-only). */
+    private static final RowValues PLAIN = RowValues.Shape.of(List.of("backend")).row(new Object[] {BACKEND});
+    private static final RowValues MISSING = RowValues.Shape.of(List.of("backend", "row_missing"))
+        .row(new Object[] {BACKEND, true});
     static final String CURRENT_VERSION = "SELECT CHANGE_TRACKING_CURRENT_VERSION()";
     static final String MIN_VALID_VERSION = "SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(?))";
 
@@ -171,6 +173,12 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private Row row(ResultSet rs) throws SQLException {
         long version = rs.getLong(1);
         String op = rs.getString(2);
+        // the columns in select order: key, presence, the other columns
+        Object[] keyData = new Object[key.size()];
+        for (int i = 0; i < keyData.length; i++) {
+            keyData[i] = key.get(i).read(rs, 3 + i);
+        }
+        List<Object> keyValues = Arrays.asList(keyData);
         boolean present = rs.getInt(3 + key.size()) == 1;
         CdcOperation operation = switch (op == null ? "" : op.trim().toUpperCase(Locale.ROOT)) {
             case "I" -> CdcOperation.insert;
@@ -179,26 +187,22 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.change_tracking."
                 + stream.sourceTableName() + ".SYS_CHANGE_OPERATION", "unknown Change Tracking operation");
         };
-        boolean rowMissing = false;
-        if (operation != CdcOperation.delete && !present) {
+        boolean rowMissing = operation != CdcOperation.delete && !present;
+        if (rowMissing) {
             // deleted after the version was read, in the same read: its delete follows at a later version
             operation = CdcOperation.delete;
-            rowMissing = true;
         }
-        boolean delete = operation == CdcOperation.delete;
-        Object[] data = new Object[delete ? key.size() : key.size() + values.size()];
-        List<Object> keyValues = new ArrayList<>(key.size());
-        for (int i = 0; i < key.size(); i++) {
-            data[i] = key.get(i).read(rs, 3 + i);
-            keyValues.add(data[i]);
-        }
-        if (!delete) {
+        RowValues dataRow;
+        if (operation == CdcOperation.delete) {
+            dataRow = keyShape.row(keyData); // neither the event nor the row key changes the array
+        } else {
+            Object[] data = Arrays.copyOf(keyData, key.size() + values.size());
             for (int i = 0; i < values.size(); i++) {
                 data[key.size() + i] = values.get(i).read(rs, 4 + key.size() + i);
             }
+            dataRow = rowShape.row(data);
         }
-        RowValues dataRow = (delete ? keyShape : rowShape).row(data);
-        RowValues metadata = rowMissing ? MISSING.row(new Object[] {BACKEND, true}) : PLAIN.row(new Object[] {BACKEND});
+        RowValues metadata = rowMissing ? MISSING : PLAIN;
         String keyJson = CdcHashes.canonicalJson(keyValues);
         long sequence = Long.parseUnsignedLong(CdcHashes.sha256Hex(keyJson).substring(0, 16), 16) & Long.MAX_VALUE;
         return new Row(version, keyValues, new CdcEvent(operation, Long.toString(version), sequence,
