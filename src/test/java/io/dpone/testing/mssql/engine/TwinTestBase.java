@@ -46,7 +46,7 @@ abstract class TwinTestBase {
 
     static RecordingResults exec(TwinSession s, String sql, String definitions, Object... values) throws Exception {
         List<Param> params = new ArrayList<>();
-        String[] defs = definitions.isEmpty() ? new String[0] : definitions.split(",");
+        String[] defs = TableDdl.split(definitions).toArray(new String[0]);
         for (int i = 0; i < values.length; i++) {
             String[] d = defs[i].trim().split("\\s+", 2);
             params.add(new Param(d[0], SqlType.parse(d[1]), values[i], false));
