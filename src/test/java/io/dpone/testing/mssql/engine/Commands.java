@@ -16,14 +16,15 @@ import java.util.regex.Pattern;
  * {@code IF OBJECT_ID(..) IS [NOT] NULL <statement>} and {@code EXEC}. Anything else is translated and run by H2.
  */
 final class Commands {
-    private static final Pattern IMPLICIT = Pattern.compile("(?is)\\s*SET\\s+IMPLICIT_TRANSACTIONS\\s+(ON|OFF)\\s*");
+    private static final Pattern IMPLICIT = Pattern.compile(
+        "(?is)\\s*SET\\s+IMPLICIT_TRANSACTIONS\\s+(ON|OFF)\\b\\s*(.*)");
     private static final Pattern ISOLATION = Pattern.compile(
         "(?is)\\s*SET\\s+TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ"
             + "|SERIALIZABLE|SNAPSHOT)\\s*");
     private static final Pattern NOCOUNT = Pattern.compile("(?is)\\s*SET\\s+NOCOUNT\\s+(ON|OFF)\\s*");
     private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+[A-Z_]+(\\s*,\\s*[A-Z_]+)*\\s+(ON|OFF|\\S+)\\s*");
     private static final Pattern IF_TRANCOUNT = Pattern.compile(
-        "(?is)\\s*IF\\s+@@TRANCOUNT\\s*>\\s*0\\s+(COMMIT|ROLLBACK)(\\s+TRAN(SACTION)?)?\\s*");
+        "(?is)\\s*IF\\s+@@TRANCOUNT\\s*>\\s*0\\s+(COMMIT|ROLLBACK)(\\s+TRAN(SACTION)?)?(\\s+WITH\\s*\\(.*\\))?\\s*");
     private static final Pattern BEGIN = Pattern.compile("(?is)\\s*BEGIN\\s+TRAN(SACTION)?(\\s+\\S+)?\\s*");
     private static final Pattern END = Pattern.compile("(?is)\\s*(COMMIT|ROLLBACK)(\\s+(TRAN|TRANSACTION|WORK))?(\\s+\\S+)?\\s*");
     private static final Pattern USE = Pattern.compile("(?is)\\s*USE\\s+(" + SqlText.NAME + ")\\s*");
@@ -47,6 +48,11 @@ final class Commands {
         if ((m = EngineSession.match(IMPLICIT, sql)) != null) {
             s.implicitTransactions = m.group(1).equalsIgnoreCase("ON");
             out.done(-1);
+            // mssql-jdbc's setAutoCommit(true) sends "set implicit_transactions off IF @@TRANCOUNT > 0 COMMIT TRAN "
+            String rest = sql.substring(m.start(2), m.end(2));
+            if (!rest.isBlank()) {
+                run(s, rest, values, out);
+            }
         } else if ((m = EngineSession.match(ISOLATION, sql)) != null) {
             isolation(s, m.group(1).toUpperCase(Locale.ROOT).replaceAll("\\s+", " "));
             out.done(-1);
@@ -77,7 +83,7 @@ final class Commands {
             s.backend.create(Names.parts(sql.substring(m.start(1), m.end(1))).get(0));
             out.done(-1);
         } else if (EngineSession.match(CREATE_TABLE, sql) != null) {
-            s.statement(() -> createTable(s, sql));
+            s.statement(sql, () -> createTable(s, sql));
             out.done(-1);
         } else if ((m = EngineSession.match(DROP_TABLE, sql)) != null) {
             String list = sql.substring(m.start(2), m.end(2));
@@ -115,7 +121,7 @@ final class Commands {
         } else if (EngineSession.match(PRINT, sql) != null) {
             out.done(-1);
         } else {
-            s.statement(() -> {
+            s.statement(sql, () -> {
                 Translation.Translated t = Translation.translate(s, sql);
                 s.runH2(t.sql(), t.names(), values, out);
             });

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
  */
 final class EngineSession implements TwinSession {
     private static final AtomicInteger SPIDS = new AtomicInteger(51);
+    private static final Pattern NO_TABLE = Pattern.compile("(?is)\\s*SELECT\\b(?!.*\\bFROM\\b).*");
     static final Pattern GET_COLUMNS = Pattern.compile("(?is)\\s*DECLARE\\s+@mssqljdbc_temp_sp_columns_result\\b.*");
 
     final H2Backend backend;
@@ -142,7 +143,16 @@ final class EngineSession implements TwinSession {
      * back on failure (autocommit); with {@code IMPLICIT_TRANSACTIONS ON} it opens one; a deadlock ends it.
      */
     void statement(Work work) throws IOException, SqlServerError {
-        if (implicitTransactions && trancount == 0) {
+        statement(null, work);
+    }
+
+    /**
+     * @param sql the statement's text (error messages name objects as it writes them); a {@code SELECT} without
+     *            {@code FROM} does not open an implicit transaction, as on SQL Server
+     */
+    void statement(String sql, Work work) throws IOException, SqlServerError {
+        boolean touchesData = sql == null || !NO_TABLE.matcher(SqlText.mask(sql)).matches();
+        if (implicitTransactions && trancount == 0 && touchesData) {
             trancount = 1;
         }
         try {
@@ -151,7 +161,7 @@ final class EngineSession implements TwinSession {
                 commit();
             }
         } catch (SQLException e) {
-            SqlServerError error = SqlErrors.of(e, null);
+            SqlServerError error = SqlErrors.of(e, sql);
             failed(error);
             throw error;
         } catch (SqlServerError e) {

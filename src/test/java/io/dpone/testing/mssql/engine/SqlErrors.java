@@ -19,7 +19,7 @@ final class SqlErrors {
         return switch (e.getErrorCode()) {
             case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1, ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2,
                 ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1, ErrorCode.SCHEMA_NOT_FOUND_1 ->
-                new SqlServerError(208, "Invalid object name '" + first + "'.");
+                new SqlServerError(208, "Invalid object name '" + asWritten(sql, first) + "'.");
             case ErrorCode.COLUMN_NOT_FOUND_1 -> new SqlServerError(207, "Invalid column name '"
                 + lastPart(first) + "'.");
             case ErrorCode.SYNTAX_ERROR_1, ErrorCode.SYNTAX_ERROR_2 -> new SqlServerError(102,
@@ -42,6 +42,25 @@ final class SqlErrors {
                 + "object named '" + lastPart(first) + "' in the database.");
             default -> new SqlServerError(50000, 1, 16, firstLine(message));
         };
+    }
+
+    /** The object name as the statement wrote it ({@code dbo.nope} for {@code [dbo].[nope]}), H2's name otherwise. */
+    private static String asWritten(String sql, String name) {
+        if (sql == null || name.isEmpty()) {
+            return name;
+        }
+        Matcher m = Pattern.compile(SqlText.NAME).matcher(SqlText.mask(sql));
+        while (m.find()) {
+            try {
+                java.util.List<String> parts = Names.parts(sql.substring(m.start(), m.end()));
+                if (parts.get(parts.size() - 1).equalsIgnoreCase(name)) {
+                    return String.join(".", parts);
+                }
+            } catch (IllegalArgumentException ignored) {
+                // not a name
+            }
+        }
+        return name;
     }
 
     static SqlServerError deadlock() {
