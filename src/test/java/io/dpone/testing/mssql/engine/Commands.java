@@ -98,6 +98,9 @@ final class Commands {
                 TwinCatalog.drop(s.h2, t, column);
             });
             out.done(-1);
+        } else if (Permissions.matches(sql)) {
+            s.statement(() -> Permissions.run(s, sql));
+            out.done(-1);
         } else if (ChangeTracking.isDdl(sql)) {
             s.statement(() -> ChangeTracking.ddl(s, sql));
             out.done(-1);

@@ -32,6 +32,9 @@ final class DatabaseSetup {
                 + "PRIMARY KEY, source_schema VARCHAR(128) NOT NULL, source_table VARCHAR(128) NOT NULL)");
             st.execute("CREATE TABLE IF NOT EXISTS twin_catalog.settings (name VARCHAR(128) PRIMARY KEY, "
                 + "setting VARCHAR(200))");
+            st.execute("CREATE TABLE IF NOT EXISTS twin_catalog.denied (table_schema VARCHAR(128) NOT NULL, "
+                + "table_name VARCHAR(128) NOT NULL, principal VARCHAR(128) NOT NULL, "
+                + "PRIMARY KEY (table_schema, table_name, principal))");
             st.execute("CREATE SEQUENCE IF NOT EXISTS twin_catalog.lsn_seq START WITH 256");
             st.execute("CREATE SEQUENCE IF NOT EXISTS twin_catalog.seqval_seq START WITH 16");
             st.execute("CREATE SEQUENCE IF NOT EXISTS twin_catalog.ct_version_seq START WITH 1");

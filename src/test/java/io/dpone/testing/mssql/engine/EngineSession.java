@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * cache. Statements the twin recognises run in {@link Commands}; everything else is translated by
  * {@link Translation} and run by H2.
  */
-final class EngineSession implements TwinSession {
+final class EngineSession implements TwinSession, ResultWriter.Declared {
     private static final AtomicInteger SPIDS = new AtomicInteger(51);
     private static final Pattern NO_TABLE = Pattern.compile("(?is)\\s*SELECT\\b(?!.*\\bFROM\\b).*");
     static final Pattern GET_COLUMNS = Pattern.compile("(?is)\\s*DECLARE\\s+@mssqljdbc_temp_sp_columns_result\\b.*");
@@ -43,8 +43,12 @@ final class EngineSession implements TwinSession {
     /** Declared columns of derived tables the translation made ({@code CHANGETABLE(...) AS [ct]}), by alias. */
     final Map<String, Map<String, TwinCatalog.Column>> aliases = new HashMap<>();
 
-    EngineSession(H2Backend backend, TwinDatabase db) throws SqlServerError {
+    final String login;
+    private Map<String, Boolean> deniedCache = new HashMap<>();
+
+    EngineSession(H2Backend backend, TwinDatabase db, String login) throws SqlServerError {
         this.backend = backend;
+        this.login = login == null ? "sa" : login;
         use(db);
     }
 
@@ -192,7 +196,7 @@ final class EngineSession implements TwinSession {
             }
             if (st.execute()) {
                 try (ResultSet rs = st.getResultSet()) {
-                    rowcount = Math.max(0, ResultWriter.write(rs, out, this::declaredColumn));
+                    rowcount = Math.max(0, ResultWriter.write(rs, out, this));
                 }
             } else {
                 rowcount = st.getUpdateCount();
@@ -201,12 +205,41 @@ final class EngineSession implements TwinSession {
         }
     }
 
-    TwinCatalog.Column declaredColumn(String schema, String table, String column) throws SQLException {
+    @Override
+    public TwinCatalog.Column find(String schema, String table, String column) throws SQLException {
+        return declaredColumn(schema, table, column);
+    }
+
+    /** Error 229 when {@code DENY SELECT ON schema.table TO <this login>} is in force (sa is never denied). */
+    @Override
+    public void checkSelect(String schema, String table) throws SQLException, SqlServerError {
+        refreshCaches();
+        if ("sa".equalsIgnoreCase(login) || schema == null || table == null || table.isEmpty()) {
+            return;
+        }
+        String key = (schema + "." + table).toLowerCase(Locale.ROOT);
+        Boolean denied = deniedCache.get(key);
+        if (denied == null) {
+            denied = Permissions.denied(h2, schema, table, login);
+            deniedCache.put(key, denied);
+        }
+        if (denied) {
+            throw new SqlServerError(229, 5, 14, "The SELECT permission was denied on the object '" + table
+                + "', database '" + db.name + "', schema '" + schema + "'.");
+        }
+    }
+
+    private void refreshCaches() {
         long version = TwinCatalog.VERSION.get();
         if (version != catalogVersion) {
             declared.clear();
+            deniedCache = new HashMap<>();
             catalogVersion = version;
         }
+    }
+
+    TwinCatalog.Column declaredColumn(String schema, String table, String column) throws SQLException {
+        refreshCaches();
         Map<String, TwinCatalog.Column> cols = aliases.get(table.toLowerCase(Locale.ROOT));
         if (cols == null) {
             String key = (schema + "." + table).toLowerCase(Locale.ROOT);

@@ -27,6 +27,21 @@ class ErrorsAndFaultsTest extends TwinTestBase {
     }
 
     @Test
+    void deniedSelectIsError229ForThatLoginOnly() throws Exception {
+        batch("CREATE TABLE dbo.secret (k int PRIMARY KEY)");
+        batch("DENY SELECT ON [dbo].[secret] TO [reader]");
+        try (TwinSession reader = backend.open("shop", "reader")) {
+            SqlServerError e = error(() -> batch(reader, "SELECT k FROM dbo.secret"));
+            assertEquals(229, e.number());
+            assertEquals("The SELECT permission was denied on the object 'secret', database 'shop', schema 'dbo'.",
+                e.getMessage());
+            assertEquals(0, batch("SELECT k FROM dbo.secret").rows().size(), "sa is not denied");
+            batch("GRANT SELECT ON OBJECT::dbo.secret TO reader");
+            assertEquals(0, batch(reader, "SELECT k FROM dbo.secret").rows().size());
+        }
+    }
+
+    @Test
     void errorAfterRowsRaisesADeadlockOnce() throws Exception {
         batch("CREATE TABLE dbo.t (k int PRIMARY KEY)");
         batch("INSERT INTO dbo.t VALUES (1), (2), (3), (4)");

@@ -62,8 +62,14 @@ public final class H2Backend implements AutoCloseable {
         }
     }
 
+    /** A session of the login {@code sa} (a sysadmin: no DENY applies to it). */
     public TwinSession open(String database) throws SqlServerError {
-        return new EngineSession(this, database(database));
+        return open(database, "sa");
+    }
+
+    /** A session of {@code login} (LOGIN7's user name): {@code DENY SELECT ... TO login} applies to it. */
+    public TwinSession open(String database, String login) throws SqlServerError {
+        return new EngineSession(this, database(database), login);
     }
 
     TwinDatabase database(String name) throws SqlServerError {

@@ -16,6 +16,9 @@ final class ResultWriter {
     /** Finds the declared type of a table column; null when the twin did not declare it. */
     interface Declared {
         TwinCatalog.Column find(String schema, String table, String column) throws SQLException;
+
+        /** Throws 229 when the session may not read the table. */
+        void checkSelect(String schema, String table) throws SQLException, SqlServerError;
     }
 
     private ResultWriter() {
@@ -30,6 +33,7 @@ final class ResultWriter {
         for (int i = 1; i <= n; i++) {
             String label = md.getColumnLabel(i);
             String table = md.getTableName(i);
+            declared.checkSelect(md.getSchemaName(i), table);
             TwinCatalog.Column col = table == null || table.isEmpty() ? null
                 : declared.find(md.getSchemaName(i), table, md.getColumnName(i));
             SqlType type = col != null ? col.type() : H2Types.derived(md, i);
