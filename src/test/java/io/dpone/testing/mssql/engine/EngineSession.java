@@ -185,8 +185,9 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
     }
 
     /** Runs translated H2 text with the named values bound; results streamed. */
-    void runH2(String h2Sql, List<String> names, Map<String, Object> values, Results out)
+    void runH2(String h2Sql, List<String> names, Map<String, Object> values, Results results)
         throws SQLException, IOException, SqlServerError {
+        Results out = nocount ? new NoCount(results) : results;
         try (PreparedStatement st = h2.prepareStatement(h2Sql)) {
             for (int i = 0; i < names.size(); i++) {
                 if (!values.containsKey(names.get(i))) {
@@ -308,6 +309,34 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
             h2.close();
         } catch (SQLException ignored) {
             // closing
+        }
+    }
+
+    /** {@code SET NOCOUNT ON}: DONE tokens carry no row count (JDBC sees an update count of -1). */
+    private record NoCount(Results out) implements Results {
+        @Override
+        public void columns(List<ResultColumn> columns) throws IOException {
+            out.columns(columns);
+        }
+
+        @Override
+        public void row(Object[] values) throws IOException {
+            out.row(values);
+        }
+
+        @Override
+        public void done(long count) throws IOException {
+            out.done(-1);
+        }
+
+        @Override
+        public void info(int number, String message) throws IOException {
+            out.info(number, message);
+        }
+
+        @Override
+        public boolean cancelled() {
+            return out.cancelled();
         }
     }
 

@@ -18,6 +18,19 @@ class SessionCommandsTest extends TwinTestBase {
     }
 
     @Test
+    void nocountSuppressesDoneCounts() throws Exception {
+        batch("CREATE TABLE dbo.t (k int)");
+        assertEquals(2L, batch("INSERT INTO dbo.t VALUES (1), (2)").statements.get(0).count);
+        batch("SET NOCOUNT ON");
+        assertEquals(-1L, batch("INSERT INTO dbo.t VALUES (3)").statements.get(0).count);
+        RecordingResults rows = batch("SELECT k FROM dbo.t");
+        assertEquals(3, rows.rows().size());
+        assertEquals(-1L, rows.result().count);
+        batch("SET NOCOUNT OFF");
+        assertEquals(3L, batch("DELETE FROM dbo.t").statements.get(0).count);
+    }
+
+    @Test
     void sessionValues() throws Exception {
         assertEquals(0, ((Number) batch("SELECT @@TRANCOUNT").single()).intValue());
         RecordingResults edition = batch("SELECT CAST(SERVERPROPERTY('EngineEdition') as INT)");

@@ -79,6 +79,38 @@ class SourceSqlTest extends TwinTestBase {
     }
 
     @Test
+    void theDemoGeneratorsTableAndPreparedInserts() throws Exception {
+        batch("IF OBJECT_ID('dbo.sales', 'U') IS NOT NULL DROP TABLE dbo.sales");
+        batch("CREATE TABLE dbo.sales (sale_id BIGINT NOT NULL PRIMARY KEY, store_id INT NULL, channel_code TINYINT "
+            + "NULL, region_code SMALLINT NULL, quantity DECIMAL(18,4) NULL, amount DECIMAL(38,10) NULL, unit_price "
+            + "FLOAT NULL, discount REAL NULL, customer_name NVARCHAR(200) NULL, note VARCHAR(400) NULL, status "
+            + "VARCHAR(20) NOT NULL, sale_date DATE NULL, created_at DATETIME2(7) NULL, row_guid UNIQUEIDENTIFIER "
+            + "NULL, is_returned BIT NULL)");
+        batch("set implicit_transactions on ");
+        int handle = session.prepare("INSERT INTO dbo.sales VALUES (@P0,@P1,@P2,@P3,@P4,@P5,@P6,@P7,@P8,@P9,@P10,"
+            + "@P11,@P12,@P13,@P14)", "@P0 bigint,@P1 int,@P2 smallint,@P3 smallint,@P4 decimal(18,4),"
+            + "@P5 decimal(38,10),@P6 float,@P7 real,@P8 nvarchar(4000),@P9 varchar(8000),@P10 varchar(8000),"
+            + "@P11 date,@P12 datetime2,@P13 uniqueidentifier,@P14 bit");
+        for (long id = 1; id <= 3; id++) {
+            List<Param> params = new java.util.ArrayList<>();
+            Object[] values = {id, 7, (short) 200, (short) 3, new BigDecimal("1.5000"), new BigDecimal("2.5"), 0.5d,
+                0.25f, "Zoë 😀 Smith #" + id, "note", "ok", java.time.LocalDate.of(2024, 1, 2),
+                java.time.LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123456700), java.util.UUID.randomUUID(), false};
+            for (Object v : values) {
+                params.add(new Param("", null, v, false));
+            }
+            RecordingResults out = new RecordingResults();
+            session.executePrepared(handle, params, out);
+            assertEquals(1L, out.statements.get(0).count);
+        }
+        batch("IF @@TRANCOUNT > 0 COMMIT TRAN");
+        RecordingResults out = batch("SELECT channel_code, customer_name, created_at FROM dbo.sales ORDER BY sale_id");
+        assertEquals(List.of((short) 200, "Zoë 😀 Smith #1",
+            java.time.LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123456700)), List.of(out.rows().get(0)));
+        assertEquals("tinyint", out.column(0).type().declaration());
+    }
+
+    @Test
     void aCancelStopsTheRows() throws Exception {
         sales(50);
         RecordingResults out = new RecordingResults();
