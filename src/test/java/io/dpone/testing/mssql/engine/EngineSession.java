@@ -171,6 +171,13 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
         } catch (SqlServerError e) {
             failed(e);
             throw e;
+        } catch (IllegalArgumentException e) {
+            // the twin's own parsers (DDL, names, types) reject text SQL Server would call a syntax error
+            String message = String.valueOf(e.getMessage()).trim();
+            SqlServerError error = SqlErrors.syntax(message.substring(Math.max(message.lastIndexOf(' '),
+                message.lastIndexOf(':')) + 1));
+            failed(error);
+            throw error;
         } catch (RuntimeException e) {
             SqlServerError error = new SqlServerError(50000, 1, 16, String.valueOf(e.getMessage()));
             failed(error);

@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
  * per table: {@code [CONSTRAINT n] PRIMARY KEY|UNIQUE [CLUSTERED|NONCLUSTERED] (cols [ASC|DESC])}.
  */
 final class TableDdl {
-    private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(" + SqlText.NAME + ")\\s*\\((.*)\\)\\s*");
+    private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(" + SqlText.NAME + ")\\s*\\((.*)\\)(?:\\s+(?:ON|TEXTIMAGE_ON)\\s+"
+        + SqlText.NAME + ")*\\s*");
     private static final Pattern TABLE_KEY = Pattern.compile(
-        "(?is)\\s*(?:CONSTRAINT\\s+(" + SqlText.NAME + ")\\s+)?(PRIMARY\\s+KEY|UNIQUE)\\s*(?:CLUSTERED|NONCLUSTERED)?\\s*\\((.*)\\)"
+        "(?is)\\s*(?:CONSTRAINT\\s+(" + SqlText.NAME + ")\\s+)?(PRIMARY\\s+KEY|UNIQUE)\\s*(?:CLUSTERED|NONCLUSTERED)?\\s*\\((.*?)\\)"
             + ".*");
 
     /** The translation of a definition: H2 column / constraint texts and the declared columns. */
@@ -122,14 +123,20 @@ final class TableDdl {
                     notNull = true;
                 }
                 case "DEFAULT" -> defaultExpr = t.get(i++);
-                case "CONSTRAINT" -> tail.append(" CONSTRAINT ").append(Names.quote(Names.parts(t.get(i++)).get(0)));
+                case "CONSTRAINT" -> {
+                    String constraint = Names.quote(Names.parts(t.get(i++)).get(0));
+                    // H2 has no named defaults: CONSTRAINT DF_x DEFAULT 0 keeps the default, drops the name
+                    if (i >= t.size() || !t.get(i).equalsIgnoreCase("DEFAULT")) {
+                        tail.append(" CONSTRAINT ").append(constraint);
+                    }
+                }
                 case "PRIMARY" -> {
                     i++; // KEY
                     tail.append(" PRIMARY KEY");
                     notNull = true;
                 }
                 case "UNIQUE" -> tail.append(" UNIQUE");
-                default -> throw new IllegalArgumentException("column option " + tok);
+                default -> throw new IllegalArgumentException("column option " + t.get(i - 1));
             }
         }
         String check = H2Types.check(declared, quoted);
