@@ -53,6 +53,8 @@ class CdcTest extends TwinTestBase {
             "amount decimal(18,2)", "note nvarchar(max)", "updated_at datetime2(7)", "__$command_id int"),
             out.result().columns.stream().map(c -> c.name() + " " + c.type().declaration()).toList());
         assertEquals(10, minLsn("dbo_orders").length);
+        assertEquals("binary(10)", exec("SELECT sys.fn_cdc_get_min_lsn(@P0)", "@P0 nvarchar(4000)", "dbo_orders")
+            .column(0).type().declaration());
         assertArrayEquals(new byte[10], minLsn("nope"), "0x00.. for an unknown capture instance");
         assertEquals(1, batch("SELECT COUNT(*) FROM cdc.change_tables WHERE capture_instance = 'dbo_orders'").rows()
             .size());

@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
  */
 final class Translation {
     private static final Pattern ROWS = Pattern.compile("(?i)(?<=\\.)rows\\b");
+    /** The LSN functions return binary(10) on SQL Server; an H2 alias returning byte[] would be varbinary(max). */
+    private static final Pattern LSN_FUNCTION = Pattern.compile(
+        "(?i)\\bsys\\s*\\.\\s*fn_cdc_get_(?:min|max)_lsn\\s*\\([^()]*\\)");
 
     record Translated(String sql, List<String> names) {
     }
@@ -29,6 +32,8 @@ final class Translation {
         }
         t = s.sessionValues(t);
         t = SqlText.replace(t, ROWS, m -> "\"rows\"");
+        String typed = t;
+        t = SqlText.replace(t, LSN_FUNCTION, m -> "CAST(" + typed.substring(m.start(), m.end()) + " AS BINARY(10))");
         SqlText.Bound b = SqlText.bindParameters(t);
         return new Translated(b.sql(), b.names());
     }
