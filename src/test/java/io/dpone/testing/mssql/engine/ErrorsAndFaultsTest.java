@@ -16,7 +16,9 @@ class ErrorsAndFaultsTest extends TwinTestBase {
         SqlServerError column = error(() -> batch("SELECT [nope] FROM dbo.t"));
         assertEquals(207, column.number());
         assertEquals("Invalid column name 'nope'.", column.getMessage());
-        assertEquals(102, error(() -> batch("SELEC 1")).number());
+        SqlServerError syntax = error(() -> batch("SELEC 1"));
+        assertEquals(102, syntax.number());
+        assertEquals(15, syntax.severity());
         batch("INSERT INTO dbo.t VALUES (1, N'a')");
         assertEquals(2627, error(() -> batch("INSERT INTO dbo.t VALUES (1, N'b')")).number());
         assertEquals(515, error(() -> batch("INSERT INTO dbo.t VALUES (2, NULL)")).number());

@@ -90,6 +90,9 @@ final class Metadata {
                     def == null || identity ? null : "(" + def + ")"));
             }
         }
+        // ORDER BY TABLE_CAT, TABLE_SCHEM, TABLE_NAME, ORDINAL_POSITION in a case-insensitive collation
+        rows.sort(java.util.Comparator.<Object[], String>comparing(r -> ((String) r[1]).toLowerCase(java.util.Locale.ROOT))
+            .thenComparing(r -> ((String) r[2]).toLowerCase(java.util.Locale.ROOT)).thenComparing(r -> (Integer) r[16]));
         ResultWriter.write(COLUMNS, rows, out);
     }
 

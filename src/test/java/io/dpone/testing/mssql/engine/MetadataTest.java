@@ -131,6 +131,9 @@ class MetadataTest extends TwinTestBase {
         batch("CREATE TABLE dbo.axb (y int)");
         batch("CREATE SCHEMA sales");
         batch("CREATE TABLE sales.a_b (z int)");
+        batch("CREATE TABLE dbo.A_c (w int)");
+        assertEquals(List.of("x", "w", "y", "z"), columns("a__", "%", "%").stream().map(r -> r.get("COLUMN_NAME"))
+            .toList(), "ordered by schema and table name case-insensitively");
         assertEquals(List.of("x", "y", "z"), columns("a_b", "%", "%").stream().map(r -> r.get("COLUMN_NAME")).toList());
         assertEquals(List.of("x", "z"), columns("a[_]b", "%", "%").stream().map(r -> r.get("COLUMN_NAME")).toList());
         assertEquals(List.of("x"), columns("A[_]B", "DBO", "%").stream().map(r -> r.get("COLUMN_NAME")).toList());

@@ -22,8 +22,7 @@ final class SqlErrors {
                 new SqlServerError(208, "Invalid object name '" + asWritten(sql, first) + "'.");
             case ErrorCode.COLUMN_NOT_FOUND_1 -> new SqlServerError(207, "Invalid column name '"
                 + lastPart(first) + "'.");
-            case ErrorCode.SYNTAX_ERROR_1, ErrorCode.SYNTAX_ERROR_2 -> new SqlServerError(102,
-                "Incorrect syntax near '" + near(message) + "'.");
+            case ErrorCode.SYNTAX_ERROR_1, ErrorCode.SYNTAX_ERROR_2 -> syntax(near(message));
             case ErrorCode.DUPLICATE_KEY_1 -> new SqlServerError(2627, 1, 14, "Violation of PRIMARY KEY or UNIQUE "
                 + "constraint. Cannot insert duplicate key. (" + firstLine(message) + ")");
             case ErrorCode.NULL_NOT_ALLOWED -> new SqlServerError(515, 2, 16, "Cannot insert the value NULL into "
