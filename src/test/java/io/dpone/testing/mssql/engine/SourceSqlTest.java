@@ -111,6 +111,14 @@ class SourceSqlTest extends TwinTestBase {
     }
 
     @Test
+    void currentTimestampIsLocalTimeWithoutOffset() throws Exception {
+        RecordingResults out = batch("SELECT CURRENT_TIMESTAMP, 'CURRENT_TIMESTAMP'");
+        java.time.LocalDateTime now = (java.time.LocalDateTime) out.rows().get(0)[0];
+        assertEquals(true, Math.abs(java.time.Duration.between(now, java.time.LocalDateTime.now()).toSeconds()) < 60);
+        assertEquals("CURRENT_TIMESTAMP", out.rows().get(0)[1]);
+    }
+
+    @Test
     void aCancelStopsTheRows() throws Exception {
         sales(50);
         RecordingResults out = new RecordingResults();

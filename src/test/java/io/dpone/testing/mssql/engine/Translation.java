@@ -12,6 +12,11 @@ import java.util.regex.Pattern;
  * parameters to {@code ?}, bound by name in order of occurrence.
  */
 final class Translation {
+    /**
+     * SQL Server's {@code CURRENT_TIMESTAMP} is the local time without an offset ({@code datetime}); H2's has a time
+     * zone, which would reach the client as a datetimeoffset and shift every lag computed against stored times.
+     */
+    private static final Pattern NOW = Pattern.compile("(?i)\\bCURRENT_TIMESTAMP\\b(?!\\s*\\()");
     private static final Pattern ROWS = Pattern.compile("(?i)(?<=\\.)rows\\b");
     /** The LSN functions return binary(10) on SQL Server; an H2 alias returning byte[] would be varbinary(max). */
     private static final Pattern LSN_FUNCTION = Pattern.compile(
@@ -32,6 +37,7 @@ final class Translation {
         }
         t = s.sessionValues(t);
         t = SqlText.replace(t, ROWS, m -> "\"rows\"");
+        t = SqlText.replace(t, NOW, m -> "CAST(LOCALTIMESTAMP AS TIMESTAMP(3))");
         String typed = t;
         t = SqlText.replace(t, LSN_FUNCTION, m -> "CAST(" + typed.substring(m.start(), m.end()) + " AS BINARY(10))");
         SqlText.Bound b = SqlText.bindParameters(t);
