@@ -131,6 +131,20 @@ class CdcTest extends TwinTestBase {
     }
 
     @Test
+    void captureContinuesAfterARestart() throws Exception {
+        batch("INSERT INTO dbo.orders (order_id) VALUES (1)");
+        session.close();
+        backend.close();
+        backend = new H2Backend(dir);
+        session = backend.open("shop");
+        batch("BEGIN TRAN; UPDATE dbo.orders SET status = N'after restart' WHERE order_id = 1; COMMIT");
+        List<Object[]> rows = changes();
+        assertEquals(List.of(2, 3, 4), rows.stream().map(r -> r[3]).toList());
+        assertTrue(hex(rows.get(0)[0]).compareTo(hex(rows.get(1)[0])) < 0, "LSNs keep increasing");
+        assertEquals("int", batch("SELECT [__$operation] FROM cdc.dbo_orders_CT").column(0).type().declaration());
+    }
+
+    @Test
     void enablingNeedsTheDatabaseEnabled() throws Exception {
         batch("CREATE DATABASE other");
         batch("USE other");

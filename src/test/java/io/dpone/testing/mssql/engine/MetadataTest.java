@@ -126,6 +126,23 @@ class MetadataTest extends TwinTestBase {
     }
 
     @Test
+    void getColumnsAlsoArrivesPrepared() throws Exception {
+        batch("CREATE TABLE dbo.t (k int NOT NULL)");
+        int handle = session.prepare(GET_COLUMNS, DEFS);
+        List<Param> params = new ArrayList<>();
+        for (Object v : new Object[] {"t", "dbo", "shop", "%", 2, 3}) {
+            params.add(new Param("", null, v, false));
+        }
+        RecordingResults out = new RecordingResults();
+        session.executePrepared(handle, params, out);
+        assertEquals(1, out.rows().size());
+        assertEquals("int", out.rows().get(0)[5]);
+        List<Param> otherDb = new ArrayList<>(params);
+        otherDb.set(2, new Param("", null, "master", false));
+        assertEquals(15250, error(() -> session.executePrepared(handle, otherDb, new RecordingResults())).number());
+    }
+
+    @Test
     void patternsAreLikePatternsWithBracketEscapes() throws Exception {
         batch("CREATE TABLE dbo.a_b (x int)");
         batch("CREATE TABLE dbo.axb (y int)");
@@ -150,6 +167,9 @@ class MetadataTest extends TwinTestBase {
         List<Map<String, Object>> rows = columns("plain", "dbo", "%");
         expect(rows.get(0), "bigint", -5, 19, 8, 0, 0);
         expect(rows.get(1), "nvarchar", -9, 12, 24, null, 1);
+        RecordingResults out = batch("SELECT k, v FROM dbo.plain");
+        assertEquals(List.of("bigint", "nvarchar(12)"), out.result().columns.stream()
+            .map(c -> c.type().declaration()).toList());
     }
 
     @Test
