@@ -1,0 +1,46 @@
+package io.dpone.testing.mssql.engine;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * T-SQL to H2 text for the statements H2 runs itself. The rewrites, each outside literals, brackets and comments:
+ * {@code CHANGETABLE(CHANGES t, v) AS a} to a derived table over the twin's tracking log ({@link ChangeTracking});
+ * {@code @@TRANCOUNT}, {@code @@SPID}, {@code @@VERSION}, {@code @@ROWCOUNT}, {@code DB_NAME()} to the session's
+ * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted; {@code @name}
+ * parameters to {@code ?}, bound by name in order of occurrence.
+ */
+final class Translation {
+    /**
+     * SQL Server's {@code CURRENT_TIMESTAMP} is the local time without an offset ({@code datetime}); H2's has a time
+     * zone, which would reach the client as a datetimeoffset and shift every lag computed against stored times.
+     */
+    private static final Pattern NOW = Pattern.compile("(?i)\\bCURRENT_TIMESTAMP\\b(?!\\s*\\()");
+    private static final Pattern ROWS = Pattern.compile("(?i)(?<=\\.)rows\\b");
+    /** The LSN functions return binary(10) on SQL Server; an H2 alias returning byte[] would be varbinary(max). */
+    private static final Pattern LSN_FUNCTION = Pattern.compile(
+        "(?i)\\bsys\\s*\\.\\s*fn_cdc_get_(?:min|max)_lsn\\s*\\([^()]*\\)");
+
+    record Translated(String sql, List<String> names) {
+    }
+
+    private Translation() {
+    }
+
+    static Translated translate(EngineSession s, String sql) throws SqlServerError {
+        String t;
+        try {
+            t = ChangeTracking.rewriteChangeTable(s, sql);
+        } catch (SQLException e) {
+            throw SqlErrors.of(e, sql);
+        }
+        t = s.sessionValues(t);
+        t = SqlText.replace(t, ROWS, m -> "\"rows\"");
+        t = SqlText.replace(t, NOW, m -> "CAST(LOCALTIMESTAMP AS TIMESTAMP(3))");
+        String typed = t;
+        t = SqlText.replace(t, LSN_FUNCTION, m -> "CAST(" + typed.substring(m.start(), m.end()) + " AS BINARY(10))");
+        SqlText.Bound b = SqlText.bindParameters(t);
+        return new Translated(b.sql(), b.names());
+    }
+}
