@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * T-SQL to H2 text for the statements H2 runs itself. The rewrites, each outside literals, brackets and comments:
  * {@code CHANGETABLE(CHANGES t, v) AS a} to a derived table over the twin's tracking log ({@link ChangeTracking});
  * {@code @@TRANCOUNT}, {@code @@SPID}, {@code @@VERSION}, {@code @@ROWCOUNT}, {@code DB_NAME()} to the session's
- * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted; {@code @name}
- * parameters to {@code ?}, bound by name in order of occurrence.
+ * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted;
+ * {@code CURRENT_TIMESTAMP} to local time; {@code COUNT} to int and {@code COUNT_BIG} to H2's COUNT;
+ * {@code sys.fn_cdc_get_min_lsn/max_lsn} cast to binary(10); {@code @name} parameters to {@code ?}, bound by name
+ * in order of occurrence.
  */
 final class Translation {
     /**
