@@ -33,6 +33,11 @@ class SourceSqlTest extends TwinTestBase {
         RecordingResults minMax = batch("SELECT MIN([id]), MAX([id]) FROM [dbo].[sales]");
         assertEquals(List.of(1L, 10L), List.of(minMax.rows().get(0)));
         assertEquals(2, batch("SELECT TOP (2) [id] FROM [dbo].[sales] ORDER BY [id]").rows().size());
+        RecordingResults count = batch("SELECT COUNT(*), COUNT(DISTINCT region), COUNT_BIG(*), "
+            + "COUNT(*) OVER () FROM dbo.sales GROUP BY region");
+        assertEquals(List.of("int", "int", "bigint"), count.result().columns.subList(0, 3).stream()
+            .map(c -> c.type().declaration()).toList());
+        assertEquals(List.of(5, 1), List.of(count.rows().get(0)).subList(0, 2));
     }
 
     @Test

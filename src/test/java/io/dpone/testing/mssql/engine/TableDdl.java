@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
  * per table: {@code [CONSTRAINT n] PRIMARY KEY|UNIQUE [CLUSTERED|NONCLUSTERED] (cols [ASC|DESC])}.
  */
 final class TableDdl {
-    private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(" + SqlText.NAME + ")\\s*\\((.*)\\)(?:\\s+(?:ON|TEXTIMAGE_ON)\\s+"
-        + SqlText.NAME + ")*\\s*");
+    private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(" + SqlText.NAME
+        + ")\\s*\\((.*)\\)(?:\\s+(?:ON|TEXTIMAGE_ON)\\s+" + SqlText.NAME + ")*\\s*");
     private static final Pattern TABLE_KEY = Pattern.compile(
-        "(?is)\\s*(?:CONSTRAINT\\s+(" + SqlText.NAME + ")\\s+)?(PRIMARY\\s+KEY|UNIQUE)\\s*(?:CLUSTERED|NONCLUSTERED)?\\s*\\((.*?)\\)"
-            + ".*");
+        "(?is)\\s*(?:CONSTRAINT\\s+(" + SqlText.NAME + ")\\s+)?(PRIMARY\\s+KEY|UNIQUE)\\s*"
+            + "(?:CLUSTERED|NONCLUSTERED)?\\s*\\((.*?)\\).*");
 
     /** The translation of a definition: H2 column / constraint texts and the declared columns. */
     record Definition(List<String> h2Elements, List<TwinCatalog.Column> columns) {

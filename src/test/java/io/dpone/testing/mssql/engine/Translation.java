@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * T-SQL to H2 text for the statements H2 runs itself. The rewrites, each outside literals, brackets and comments:
  * {@code CHANGETABLE(CHANGES t, v) AS a} to a derived table over the twin's tracking log ({@link ChangeTracking});
  * {@code @@TRANCOUNT}, {@code @@SPID}, {@code @@VERSION}, {@code @@ROWCOUNT}, {@code DB_NAME()} to the session's
- * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted; {@code @name}
- * parameters to {@code ?}, bound by name in order of occurrence.
+ * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted;
+ * {@code CURRENT_TIMESTAMP} to local time; {@code COUNT} to int and {@code COUNT_BIG} to H2's COUNT;
+ * {@code sys.fn_cdc_get_min_lsn/max_lsn} cast to binary(10); {@code @name} parameters to {@code ?}, bound by name
+ * in order of occurrence.
  */
 final class Translation {
     /**
@@ -17,6 +19,9 @@ final class Translation {
      * zone, which would reach the client as a datetimeoffset and shift every lag computed against stored times.
      */
     private static final Pattern NOW = Pattern.compile("(?i)\\bCURRENT_TIMESTAMP\\b(?!\\s*\\()");
+    private static final Pattern COUNT = Pattern.compile("(?i)\\bCOUNT\\s*\\(");
+    private static final Pattern COUNT_BIG = Pattern.compile("(?i)\\bCOUNT_BIG\\s*\\(");
+    private static final Pattern OVER = Pattern.compile("(?is)\\s*OVER\\b.*");
     private static final Pattern ROWS = Pattern.compile("(?i)(?<=\\.)rows\\b");
     /** The LSN functions return binary(10) on SQL Server; an H2 alias returning byte[] would be varbinary(max). */
     private static final Pattern LSN_FUNCTION = Pattern.compile(
@@ -26,6 +31,28 @@ final class Translation {
     }
 
     private Translation() {
+    }
+
+    /** {@code COUNT(..)} is {@code int} on SQL Server ({@code COUNT_BIG} is bigint), BIGINT in H2. */
+    static String countAsInt(String sql) {
+        String mask = SqlText.mask(sql);
+        java.util.regex.Matcher m = COUNT.matcher(mask);
+        StringBuilder out = new StringBuilder();
+        int last = 0;
+        while (m.find()) {
+            int depth = 0;
+            int end = m.end() - 1;
+            do {
+                depth += mask.charAt(end) == '(' ? 1 : mask.charAt(end) == ')' ? -1 : 0;
+                end++;
+            } while (end < mask.length() && depth > 0);
+            if (depth != 0 || OVER.matcher(mask.substring(end)).matches()) {
+                continue; // unbalanced (H2 reports it) or a window function (CAST would split it from OVER)
+            }
+            out.append(sql, last, m.start()).append("CAST(").append(sql, m.start(), end).append(" AS INT)");
+            last = end;
+        }
+        return out.append(sql.substring(last)).toString();
     }
 
     static Translated translate(EngineSession s, String sql) throws SqlServerError {
@@ -40,6 +67,8 @@ final class Translation {
         t = SqlText.replace(t, NOW, m -> "CAST(LOCALTIMESTAMP AS TIMESTAMP(3))");
         String typed = t;
         t = SqlText.replace(t, LSN_FUNCTION, m -> "CAST(" + typed.substring(m.start(), m.end()) + " AS BINARY(10))");
+        t = countAsInt(t);
+        t = SqlText.replace(t, COUNT_BIG, m -> "COUNT(");
         SqlText.Bound b = SqlText.bindParameters(t);
         return new Translated(b.sql(), b.names());
     }

@@ -19,7 +19,8 @@
  * variables or procedural T-SQL; {@code varchar} text is kept as Java strings (characters outside the collation's
  * code page are not replaced by {@code ?} here; the wire encodes them); {@code datetime}/{@code smalldatetime} keep
  * what the client sent (no 1/300 s or minute rounding of literals); {@code sql_variant} holds text; result columns of
- * expressions get a type derived from H2's ({@code SUM(bigint)} is {@code decimal(38,0)}, not {@code bigint});
+ * expressions get a type derived from H2's (e.g. {@code SUM(bigint)} is a decimal, not {@code bigint}; {@code COUNT} is
+ * rewritten to {@code int}, {@code COUNT_BIG} to bigint);
  * object ids are derived from names; the SS_DATA_TYPE column of getColumns and the LENGTH of date/time types follow
  * ODBC's documented sizes and were not compared with a live server.
  */
