@@ -1,14 +1,10 @@
 package io.dpone.testing.mssql;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,33 +38,9 @@ public final class MssqlTwinProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
         pb.environment().put(PASSWORD_ENV, password);
         Process p = pb.start();
-        // the ready line is awaited on another thread, so a twin that never prints cannot hang the test
-        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("mssql-twin ready 127.0.0.1:")) {
-                        return line.substring("mssql-twin ready 127.0.0.1:".length()).trim();
-                    }
-                }
-                return null;
-            } catch (IOException e) {
-                return null;
-            }
-        });
-        try {
-            String port = ready.get(120, TimeUnit.SECONDS);
-            if (port != null) {
-                return new MssqlTwinProcess(p, Integer.parseInt(port), password);
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // reported below with the twin's stderr
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        p.destroyForcibly();
-        throw new IOException("the SQL Server twin did not start: " + Files.readString(dataDir.resolve("twin.stderr")));
+        String port = io.dpone.testing.ReadyLine.await(p, "mssql-twin ready 127.0.0.1:",
+            dataDir.resolve("twin.stderr"), "the SQL Server twin");
+        return new MssqlTwinProcess(p, Integer.parseInt(port), password);
     }
 
     public int port() {
