@@ -198,14 +198,15 @@ abstract class MssqlChangeContract {
         }
     }
 
-    void tickUntilCaughtUp(CdcRunOptions o) {
+    /** Ticks until one reads nothing new; returns that idle tick's report. */
+    CdcRuntimeRunReport tickUntilCaughtUp(CdcRunOptions o) {
         for (int i = 0; i < 50; i++) {
             try (Connection src = source()) {
                 CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), src, ch,
                     dir.resolve("spool")));
                 assertTrue(r.passed(), String.valueOf(r.blockers()));
                 if (!r.committed()) {
-                    return;
+                    return r;
                 }
             } catch (java.sql.SQLException e) {
                 throw new AssertionError(e);
@@ -238,7 +239,8 @@ abstract class MssqlChangeContract {
             tickUntilCaughtUp(o);
             writeChanges(c, "orders", 30, 2);
             awaitCaptured(c, "orders", -2);
-            tickUntilCaughtUp(o);
+            CdcRuntimeRunReport idle = tickUntilCaughtUp(o);
+            assertEquals(0, idle.metrics().millisBehindSource(), "caught up: no lag behind the source");
             assertEquals(sourceRows(c, "orders"), materialized(db, "orders"));
         }
     }
