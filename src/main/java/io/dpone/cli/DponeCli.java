@@ -11,7 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code dpone}: the command-line entry point. Exit codes: 0 success, 1 blockers or failed run, 2 usage error. */
-@Command(name = "dpone", mixinStandardHelpOptions = true, version = "dpone 0.1.0",
+@Command(name = "dpone", mixinStandardHelpOptions = true, versionProvider = DponeCli.BuildVersion.class,
     description = "Moves SQL Server tables into ClickHouse and proves every move with evidence.",
     subcommands = {CheckCommand.class, PlanCommand.class, RunCommand.class, CertifyCommand.class, DemoCommand.class,
         CdcCommands.class, ServeCommand.class})
@@ -22,6 +22,15 @@ public final class DponeCli implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** {@code --version}: the build's project version and git commit ({@link io.dpone.report.BuildInfo}). */
+    public static final class BuildVersion implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"dpone " + io.dpone.report.BuildInfo.version() + " (commit "
+                + io.dpone.report.BuildInfo.commit() + ")"};
+        }
+    }
 
     @Override
     public void run() {
