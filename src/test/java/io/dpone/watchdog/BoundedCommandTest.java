@@ -69,7 +69,7 @@ class BoundedCommandTest {
 
     @Test
     void aJvmWhoseGuardCannotRunIsEndedByTheKernelsAlarm() throws Exception {
-        List<String> command = List.of(java(), "-cp", System.getProperty("java.class.path"),
+        List<String> command = List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
             HardBoundMain.class.getName(), dir.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("hard.txt").toFile()).start();
@@ -137,7 +137,7 @@ class BoundedCommandTest {
     }
 
     private static Process start(Map<String, String> env, Path base, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
             "io.dpone.cli.DponeCli"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(Path.of(base + ".out").toFile())
@@ -148,9 +148,6 @@ class BoundedCommandTest {
         return pb.start();
     }
 
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     private static String read(Path file) {
         try {
