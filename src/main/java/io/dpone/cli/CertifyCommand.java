@@ -94,6 +94,9 @@ public final class CertifyCommand {
                     d.status(), d.rows(), d.durationMs(), d.rowsPerSecond(), d.rowsPerSecondStats().min(),
                     d.rowsPerSecondStats().max(), d.blockers().isEmpty() ? ""
                         : "  " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+                if (d.firstBlockerLine() != null) {
+                    sb.append("      ").append(d.firstBlockerLine().replace('\n', ' ')).append('\n');
+                }
             }
             List<Blocker> b = r.blockers();
             if (!b.isEmpty()) {
