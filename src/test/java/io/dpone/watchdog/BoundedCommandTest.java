@@ -101,7 +101,13 @@ class BoundedCommandTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(143, p.exitValue(), read(dir.resolve("term.err")));
         assertEquals("", read(dir.resolve("term.out")));
-        assertTrue(read(dir.resolve("term.err")).contains("\"runtime.interrupted\""), read(dir.resolve("term.err")));
+        // one document on stderr: the run's report, its only blocker the stop (not what failed while stopping)
+        JsonNode stopped = new ObjectMapper().readTree(read(dir.resolve("term.err")));
+        assertEquals("dpone.full_refresh_run.v1", stopped.path("schema").asText(), read(dir.resolve("term.err")));
+        assertEquals(1, stopped.path("blockers").size(), read(dir.resolve("term.err")));
+        assertEquals("runtime.interrupted", stopped.path("blockers").get(0).path("code").asText());
+        assertEquals("dpone run " + m + " --run-id term-1 --format json", stopped.path("blockers").get(0)
+            .path("details").path("resume_command").asText());
         Run resumed = run(env, 180, "run", m.toString(), "--run-id", "term-1", "--format", "json");
         assertEquals(0, resumed.exit, resumed.stderr);
         JsonNode report = new ObjectMapper().readTree(resumed.stdout);
@@ -111,6 +117,31 @@ class BoundedCommandTest {
             + report.path("resumed_staging").path("rows_kept").asLong(), resumed.stdout);
         assertEquals(100_000, report.path("source_rows").asLong(), "the gates cover the whole table");
         assertTrue(ms < 30_000, "stopped in " + ms + " ms");
+
+        // text: one paragraph (what stopped, what is kept, the command), no JSON, no log line, no second failure
+        assertFalse(hasChunks(spool), "the passed run left no spooled chunk");
+        Process text = start(env, dir.resolve("text"), "run", m.toString(), "--run-id", "term-2", "-q");
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!hasChunks(spool)) {
+            assertTrue(text.isAlive(), "the run ended before it could be interrupted: " + read(dir.resolve("text.err")));
+            assertTrue(System.nanoTime() < deadline, "no chunk spooled");
+            Thread.sleep(10);
+        }
+        text.destroy();
+        assertTrue(text.waitFor(30, TimeUnit.SECONDS));
+        String paragraph = read(dir.resolve("text.err"));
+        assertTrue(paragraph.startsWith("run term-2 stopped by a signal while loading dbo.sales into analytics.sales"),
+            paragraph);
+        assertTrue(paragraph.contains("Nothing was published: analytics.sales is unchanged."), paragraph);
+        assertTrue(paragraph.endsWith("To resume: dpone run " + m + " --run-id term-2 -q\n")
+            || paragraph.endsWith("To resume: dpone run " + m + " --run-id term-2\n"), paragraph);
+        for (String noise : List.of("{", "WARN", "INFO", "FailedRunProcessor", "source.read_failed", "internal_error")) {
+            assertFalse(paragraph.contains(noise), noise + " in: " + paragraph);
+        }
+        Run textResumed = run(env, 180, "run", m.toString(), "--run-id", "term-2", "-q");
+        assertEquals(0, textResumed.exit, textResumed.stderr);
+        assertTrue(textResumed.stdout.matches("(?s).*\n  resumed: [0-9,]+ rows in [0-9]+ chunk\\(s\\) kept from the "
+            + "interrupted attempt, [0-9,]+ loaded now\n.*"), textResumed.stdout);
     }
 
     private static boolean hasChunks(Path spool) throws IOException {
