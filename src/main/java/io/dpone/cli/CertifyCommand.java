@@ -83,7 +83,7 @@ public final class CertifyCommand {
             }
         }
 
-        private static String text(CertificationReport r) {
+        static String text(CertificationReport r) {
             StringBuilder sb = new StringBuilder("certification ").append(r.scenario()).append(' ')
                 .append(r.passed() ? "passed" : "failed").append("; preferred route: ")
                 .append(r.preferredRouteId() == null ? "none" : r.preferredRouteId())
