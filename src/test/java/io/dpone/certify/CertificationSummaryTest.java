@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per-route JSON.
  */
 public class CertificationSummaryTest {
-    static final String ENGINE_BUSY = "the embedded ClickHouse data directory ($DPONE_HOME/clickhouse) is in use by "
+    public static final String ENGINE_BUSY = "the embedded ClickHouse data directory ($DPONE_HOME/clickhouse) is in use by "
         + "another dpone process (pid 4242); wait for it to finish, or give this one its own DPONE_HOME";
 
     @TempDir
