@@ -55,9 +55,20 @@ public final class RunCommand implements Callable<Integer> {
             // shutdown hook, ...) is the stop, not a second failure; one report says what stopped and what is kept
             report = report.withBlockers(List.of(interrupted(report, rowsRead, chunks)));
             DponeCli.interruptReported();
+            record("interrupted", report);
             return Output.emit(false, report, interruptedText(report), format);
         }
+        record(report.passed() ? "passed" : "failed", report);
         return Output.emit(report.passed(), report, text(report), format);
+    }
+
+    /** Leaves the run's record for {@code dpone runs}; a record that cannot be written never fails the run. */
+    private void record(String status, RunReport report) {
+        try {
+            RunRecords.save(io.dpone.connect.EmbeddedDefaults.home(), status, report, resumeCommand());
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(RunCommand.class).debug("run record not written", e);
+        }
     }
 
     /** The command that resumes this run: the same manifest (as given) and run id. */

@@ -58,7 +58,9 @@ class BoundedCommandTest {
         JsonNode doc = new ObjectMapper().readTree(r.stderr.substring(r.stderr.indexOf('{')));
         JsonNode blocker = doc.path("blockers").get(0);
         assertEquals("runtime.phase_timeout", blocker.path("code").asText(), r.stderr);
-        assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), blocker.toString());
+        String named = blocker.path("details").path("thread_dump").asText();
+        assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), () -> blocker + "\n"
+            + (Files.exists(out.resolve(named)) ? read(out.resolve(named)) : "no dump in the output directory"));
         assertEquals(3, blocker.path("details").path("bound_seconds").asInt());
         String dumpName = blocker.path("details").path("thread_dump").asText();
         assertFalse(r.stderr.contains(dir.toString()), "no local path in the failure: " + r.stderr);
@@ -86,7 +88,9 @@ class BoundedCommandTest {
         assertEquals(0, seed.exit, seed.stderr);
         String manifest = Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"))
             .replace("fetch_size: 10000", "fetch_size: 1000").replace("chunk_rows: 100000", "chunk_rows: 1000");
-        Path m = Files.writeString(dir.resolve("run.batch.yaml"), manifest);
+        // relative, as a user types it: the resume command names it as given (an absolute path would be redacted)
+        Path m = Path.of("").toAbsolutePath().relativize(Files.writeString(dir.resolve("run.batch.yaml"), manifest)
+            .toAbsolutePath());
         Process p = start(env, dir.resolve("term"), "run", m.toString(), "--run-id", "term-1", "--format", "json");
         Path spool = dir.resolve("home").resolve("spool");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -138,6 +142,11 @@ class BoundedCommandTest {
         for (String noise : List.of("{", "WARN", "INFO", "FailedRunProcessor", "source.read_failed", "internal_error")) {
             assertFalse(paragraph.contains(noise), noise + " in: " + paragraph);
         }
+        Run runs = run(env, 60, "runs", "show", "term-2", "--format", "json");
+        JsonNode record = new ObjectMapper().readTree(runs.stdout).path("runs").get(0);
+        assertEquals("interrupted", record.path("status").asText(), runs.stdout + runs.stderr);
+        assertTrue(record.path("resumable").asBoolean());
+        assertTrue(record.path("next").asText().contains("dpone run " + m + " --run-id term-2"), record.toString());
         Run textResumed = run(env, 180, "run", m.toString(), "--run-id", "term-2", "-q");
         assertEquals(0, textResumed.exit, textResumed.stderr);
         assertTrue(textResumed.stdout.matches("(?s).*\n  resumed: [0-9,]+ rows in [0-9]+ chunk\\(s\\) kept from the "
