@@ -358,13 +358,13 @@ class LauncherCdsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")),
             "no JDK 25 at " + jdk25);
         Map<String, String> env = Map.of("DPONE_JAVA_HOME", jdk25.toString());
-        assertEquals(new Full(0, "dpone 0.1.0\n", ""), dponeFull(env, "--version"));
+        assertEquals(new Full(0, VERSION_LINE, ""), dponeFull(env, "--version"));
         List<String> made = archives().stream().filter(n -> n.endsWith(".aot")).toList();
         assertEquals(1, made.size(), archives().toString());
         assertTrue(made.get(0).startsWith("dpone-0.0.0-test.25."), made.get(0));
         assertEquals(List.of(), leftovers());
         Path classLog = app.resolve("classes25.log");
-        assertEquals(new Full(0, "dpone 0.1.0\n", ""), dponeFull(Map.of("DPONE_JAVA_HOME", jdk25.toString(),
+        assertEquals(new Full(0, VERSION_LINE, ""), dponeFull(Map.of("DPONE_JAVA_HOME", jdk25.toString(),
             "DPONE_JAVA_OPTS", "-Xmx256m -XX:+UseParallelGC -Xlog:class+load=info:file=" + classLog), "--version"));
         assertTrue(Files.readString(classLog).contains("io.dpone.cli.DponeCli source: shared objects file"),
             "the application's classes come from the AOT cache");
