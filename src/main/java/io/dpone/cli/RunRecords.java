@@ -107,8 +107,9 @@ final class RunRecords {
             r.put("evidence", journals.get(id) == null ? "no evidence journal (written only before a publication)"
                 : journals.get(id));
         }
-        records.sort(Comparator.comparing((Map<String, Object> r) -> String.valueOf(r.get("finished_at")))
-            .reversed());
+        // newest first; runs known from a journal alone (no time) last
+        records.sort(Comparator.comparing((Map<String, Object> r) -> r.get("finished_at") == null ? ""
+            : String.valueOf(r.get("finished_at"))).reversed());
         return records;
     }
 

@@ -84,10 +84,10 @@ public final class ConnectionContext {
             throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$",
                 "connection context file holds more than " + MAX_BYTES + " bytes; it was not read");
         } catch (java.nio.file.NoSuchFileException e) {
-            throw invalid("$", "connection context " + origin + " does not exist; create it (docs/connections.md) "
+            throw invalid("$", "connection context: " + origin + " does not exist; create it (docs/connections.md) "
                 + "or unset " + ENV + " to use the embedded default");
         } catch (IOException | RuntimeException e) {
-            throw invalid("$", "connection context " + origin + " cannot be read"
+            throw invalid("$", "connection context: " + origin + " cannot be read"
                 + (java.nio.file.Files.isDirectory(file) ? " (it is a directory)" : " (permissions?)"));
         }
         int longLine = BoundedYaml.firstLongLine(text);
