@@ -111,6 +111,11 @@ final class EvidenceWriter {
                 .append(d.blockers().stream().map(Blocker::code).distinct().collect(Collectors.joining(", ")))
                 .append(" |\n");
         }
+        if (r.routes().stream().anyMatch(d -> d.firstBlockerLine() != null)) {
+            md.append("\n## First blocker of each blocked route\n\n");
+            r.routes().stream().filter(d -> d.firstBlockerLine() != null).forEach(d -> md.append("- `")
+                .append(d.routeId()).append("`: ").append(d.firstBlockerLine().replace('\n', ' ')).append('\n'));
+        }
         throughput(md, r);
         if (!r.warnings().isEmpty()) {
             md.append("\n## Warnings\n\n");

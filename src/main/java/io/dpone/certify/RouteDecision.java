@@ -38,6 +38,14 @@ public record RouteDecision(String schema, String routeId, String status, boolea
      * @param repetition the repetition, from 1
      * @param position   the route's place in that repetition's rotated order, from 1
      */
+    /**
+     * The route's first blocker as one line ({@code code: message}), or null when it has none: what the summaries
+     * (the command's text, certification.md) show next to the codes, so the reason is read where the status is.
+     */
+    public String firstBlockerLine() {
+        return blockers.isEmpty() ? null : blockers.get(0).code() + ": " + blockers.get(0).message();
+    }
+
     public record Run(int repetition, int position, String status, long rows, long durationMs, long rowsPerSecond) {
     }
 }

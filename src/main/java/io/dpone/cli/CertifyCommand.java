@@ -83,7 +83,7 @@ public final class CertifyCommand {
             }
         }
 
-        private static String text(CertificationReport r) {
+        static String text(CertificationReport r) {
             StringBuilder sb = new StringBuilder("certification ").append(r.scenario()).append(' ')
                 .append(r.passed() ? "passed" : "failed").append("; preferred route: ")
                 .append(r.preferredRouteId() == null ? "none" : r.preferredRouteId())
@@ -94,6 +94,9 @@ public final class CertifyCommand {
                     d.status(), d.rows(), d.durationMs(), d.rowsPerSecond(), d.rowsPerSecondStats().min(),
                     d.rowsPerSecondStats().max(), d.blockers().isEmpty() ? ""
                         : "  " + d.blockers().stream().map(Blocker::code).distinct().toList()));
+                if (d.firstBlockerLine() != null) {
+                    sb.append("      ").append(d.firstBlockerLine().replace('\n', ' ')).append('\n');
+                }
             }
             List<Blocker> b = r.blockers();
             if (!b.isEmpty()) {

@@ -6,15 +6,16 @@ import io.dpone.error.BlockerCode;
 import io.dpone.watchdog.PhaseWatchdog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code dpone}: the command-line entry point. Exit codes: 0 success, 1 blockers or failed run, 2 usage error. */
-@Command(name = "dpone", mixinStandardHelpOptions = true, version = "dpone 0.1.0",
+@Command(name = "dpone", mixinStandardHelpOptions = true, versionProvider = DponeCli.BuildVersion.class,
     description = "Moves SQL Server tables into ClickHouse and proves every move with evidence.",
     subcommands = {CheckCommand.class, PlanCommand.class, RunCommand.class, CertifyCommand.class, DemoCommand.class,
-        CdcCommands.class, ServeCommand.class})
+        CdcCommands.class, ServeCommand.class, RunsCommand.class})
 public final class DponeCli implements Runnable {
     public static final int OK = 0;
     public static final int BLOCKED = 1;
@@ -22,6 +23,26 @@ public final class DponeCli implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** How long the signal's report waits for the command to end and report the stop itself. */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(15);
+    private static final java.util.concurrent.CountDownLatch COMMAND_DONE = new java.util.concurrent.CountDownLatch(1);
+    private static final java.util.concurrent.atomic.AtomicBoolean INTERRUPT_REPORTED =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** The command printed its own report of a stop by a signal: the process's generic one is not printed. */
+    static void interruptReported() {
+        INTERRUPT_REPORTED.set(true);
+    }
+
+    /** {@code --version}: the build's project version and git commit ({@link io.dpone.report.BuildInfo}). */
+    public static final class BuildVersion implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"dpone " + io.dpone.report.BuildInfo.version() + " (commit "
+                + io.dpone.report.BuildInfo.commit() + ")"};
+        }
+    }
 
     @Override
     public void run() {
@@ -50,25 +71,44 @@ public final class DponeCli implements Runnable {
             return;
         }
         boolean serve = args.length > 0 && args[0].equals("serve");
+        boolean json = java.util.Arrays.asList(args).contains("--format=json")
+            || java.util.Collections.indexOfSubList(java.util.Arrays.asList(args), List.of("--format", "json")) >= 0;
         java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean(serve);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (!finished.get()) {
-                System.err.println(Output.failure(Blocker.of(BlockerCode.INTERRUPTED, "runtime",
-                    "stopped by a signal before the command finished; nothing half-done is published, and the same "
-                        + "command with the same --run-id resumes the run")));
+            if (finished.get()) {
+                return;
+            }
+            // the command itself may still end and report the stop (run: what is kept, how to resume); wait for it
+            // a bounded moment, so stderr holds one report, not two
+            try {
+                COMMAND_DONE.await(INTERRUPT_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (!INTERRUPT_REPORTED.get()) {
+                String message = "stopped by a signal before the command finished; nothing half-done is published, "
+                    + "and the same command with the same --run-id resumes the run";
+                System.err.println(json ? Output.failure(Blocker.of(BlockerCode.INTERRUPTED, "runtime", message))
+                    : "dpone: " + message + " (" + BlockerCode.INTERRUPTED.code() + ")");
                 System.err.flush();
             }
         }, "dpone-interrupted-report"));
         int code;
-        if (serve) {
-            code = execute(args);
-        } else {
-            try (PhaseWatchdog guard = PhaseWatchdog.arm(bound, EmbeddedDefaults.home().resolve("diagnostics"),
-                    DponeCli::phaseTimedOut)) {
+        try {
+            if (serve) {
                 code = execute(args);
+            } else {
+                try (PhaseWatchdog guard = PhaseWatchdog.arm(bound, EmbeddedDefaults.home().resolve("diagnostics"),
+                        DponeCli::phaseTimedOut)) {
+                    code = execute(args);
+                }
             }
+            if (!io.dpone.route.ProcessShutdown.inProgress()) {
+                finished.set(true); // ended before any signal: the hook has nothing to say
+            }
+        } finally {
+            COMMAND_DONE.countDown();
         }
-        finished.set(true);
         System.exit(code);
     }
 

@@ -39,8 +39,8 @@ public final class MaterializeCommand implements Callable<Integer> {
     @Option(names = "--delete-mode", defaultValue = "exclude_deleted",
         description = "exclude_deleted or tombstone (default: ${DEFAULT-VALUE})")
     DeleteMode deleteMode;
-    @Option(names = "--output-dir", defaultValue = ".",
-        description = "where cdc_materialization.json/.md go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--output-dir", description = "where cdc_materialization.json/.md go "
+        + "(default: $DPONE_HOME/reports/cdc-materialize-clickhouse/TARGET_DATASET)")
     Path outputDir;
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
@@ -63,6 +63,9 @@ public final class MaterializeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Map<String, Object> report;
+        if (outputDir == null) {
+            outputDir = defaultOutputDir(targetDataset);
+        }
         io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.get().resolve(sinkConnectionId,
             ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
@@ -81,6 +84,20 @@ public final class MaterializeCommand implements Callable<Integer> {
         target.print(format == Format.json ? ReportWriter.json(report) : Redactor.global().redact(text(report)));
         target.flush();
         return passed ? DponeCli.OK : DponeCli.BLOCKED;
+    }
+
+    /**
+     * The reports' directory when {@code --output-dir} is not given: under {@code $DPONE_HOME}, never the current
+     * directory. A dataset name that is no plain {@code db.table} still gets one directory level (its unsafe
+     * characters replaced); the command then refuses the dataset itself.
+     */
+    static Path defaultOutputDir(String targetDataset) {
+        String leaf = targetDataset == null ? "unnamed" : targetDataset.replaceAll("[^A-Za-z0-9_.-]", "_");
+        if (leaf.isEmpty() || leaf.chars().allMatch(c -> c == '.')) {
+            leaf = "unnamed";
+        }
+        return io.dpone.connect.EmbeddedDefaults.home().resolve("reports").resolve("cdc-materialize-clickhouse")
+            .resolve(leaf);
     }
 
     @SuppressWarnings("unchecked")

@@ -2,9 +2,14 @@ package io.dpone.cli;
 
 import io.dpone.Dpone;
 import io.dpone.connect.ConnectionContext;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,6 +34,8 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunReport report;
+        long rowsRead;
+        int chunks;
         io.dpone.watchdog.PhaseWatchdog.runDirectory(io.dpone.connect.EmbeddedDefaults.home().resolve("runs"));
         try (StderrProgress progress = StderrProgress.onStderr(quiet, format)) {
             ConnectionContext ctx;
@@ -40,8 +47,63 @@ public final class RunCommand implements Callable<Integer> {
                     format);
             }
             report = Dpone.run(manifest, runId, ctx, progress);
+            rowsRead = progress.rows();
+            chunks = progress.chunks();
         }
+        if (!report.passed() && io.dpone.route.ProcessShutdown.inProgress()) {
+            // stopped by a signal: whatever failed on the way down (the source's connection closed by its own
+            // shutdown hook, ...) is the stop, not a second failure; one report says what stopped and what is kept
+            report = report.withBlockers(List.of(interrupted(report, rowsRead, chunks)));
+            DponeCli.interruptReported();
+            record("interrupted", report);
+            return Output.emit(false, report, interruptedText(report), format);
+        }
+        record(report.passed() ? "passed" : "failed", report);
         return Output.emit(report.passed(), report, text(report), format);
+    }
+
+    /** Leaves the run's record for {@code dpone runs}; a record that cannot be written never fails the run. */
+    private void record(String status, RunReport report) {
+        try {
+            RunRecords.save(io.dpone.connect.EmbeddedDefaults.home(), status, report, resumeCommand());
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(RunCommand.class).debug("run record not written", e);
+        }
+    }
+
+    /** The command that resumes this run: the same manifest (as given) and run id. */
+    String resumeCommand() {
+        return "dpone run " + shellWord(manifest.toString()) + " --run-id " + shellWord(runId)
+            + (format == Format.json ? " --format json" : "");
+    }
+
+    private static String shellWord(String word) {
+        return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+    }
+
+    private Blocker interrupted(RunReport r, long rowsRead, int chunks) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("rows_read", rowsRead);
+        details.put("chunks_loaded", chunks);
+        details.put("resume_command", resumeCommand());
+        details.put("stopped_by", r.blockers().isEmpty() ? "signal" : "signal (then " + r.blockers().get(0).code()
+            + " while stopping)");
+        return Blocker.of(BlockerCode.INTERRUPTED, "runtime", "run " + r.runId() + " was stopped by a signal; "
+            + "nothing was published" + (r.targetTable() == null ? "" : " (" + r.targetTable() + " is unchanged)")
+            + "; the staging table keeps the " + chunks + " chunk(s) loaded so far for the resume", details);
+    }
+
+    /** One paragraph: what stopped, what is kept, the exact command to resume. */
+    private String interruptedText(RunReport r) {
+        Blocker b = r.blockers().get(0);
+        long chunks = ((Number) b.details().get("chunks_loaded")).longValue();
+        long rows = ((Number) b.details().get("rows_read")).longValue();
+        return "run " + r.runId() + " stopped by a signal"
+            + (r.sourceTable() == null ? "" : " while loading " + r.sourceTable() + " into " + r.targetTable())
+            + String.format(" (%,d rows read, %d chunk(s) loaded). ", rows, chunks)
+            + "Nothing was published" + (r.targetTable() == null ? "" : ": " + r.targetTable() + " is unchanged")
+            + ". The chunks already in the staging table are kept for the resume.\n"
+            + "To resume: " + resumeCommand() + "\n";
     }
 
     private static String text(RunReport r) {
@@ -63,6 +125,11 @@ public final class RunCommand implements Callable<Integer> {
         sb.append("  rows ").append(r.loadedRows()).append(" in ").append(r.durationMs()).append(" ms (")
             .append(r.rowsPerSecond()).append(" rows/s)").append(r.resumedAfterPublish() ? ", resumed" : "")
             .append('\n');
+        if (r.resumedStaging() != null) {
+            // loaded_rows counts this attempt's rows; the kept ones came from the interrupted attempt
+            sb.append(String.format("  resumed: %,d rows in %d chunk(s) kept from the interrupted attempt, %,d loaded "
+                + "now%n", r.resumedStaging().rowsKept(), r.resumedStaging().chunksKept(), r.loadedRows()));
+        }
         r.gates().forEach(g -> sb.append("  gate ").append(g.gate()).append(": ").append(g.status()).append('\n'));
         return sb.toString();
     }

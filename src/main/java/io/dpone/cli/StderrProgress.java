@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
  * The CLI's progress on stderr (never stdout, which carries the command's document): rows done, of the expected rows
  * when the source can estimate them, chunks, rows/s, elapsed time and an estimate of the time left. On a terminal one
  * live line, redrawn at most twice a second and cleared at the end; otherwise (a pipe, a CI log, a pod) one plain line
- * every {@value #INTERVAL_ENV} (default 30s), so a short command prints nothing; with {@code --format json} off a
- * terminal, none (a program reads stderr's failure document). {@code --quiet} turns it off.
+ * every {@value #INTERVAL_ENV} (default 30s), so a short command prints nothing; with {@code --format json}, none
+ * (a program reads stderr's failure document). {@code --quiet} turns it off.
  */
 final class StderrProgress implements ProgressListener, AutoCloseable {
     static final String INTERVAL_ENV = "DPONE_PROGRESS_INTERVAL";
@@ -50,8 +50,8 @@ final class StderrProgress implements ProgressListener, AutoCloseable {
     }
 
     /**
-     * The progress of this process's command on its stderr: none when {@code quiet}; off a terminal none either when
-     * the command writes {@code json} (its failure document goes to stderr, whole).
+     * The progress of this process's command on its stderr: none when {@code quiet}, and none when the command
+     * writes {@code json}, on a terminal or not (its failure document goes to stderr, whole).
      */
     static StderrProgress onStderr(boolean quiet, Format format) {
         return onStderr(quiet, format, null);
@@ -61,11 +61,12 @@ final class StderrProgress implements ProgressListener, AutoCloseable {
     static StderrProgress onStderr(boolean quiet, Format format, String label) {
         boolean tty;
         try {
-            tty = !quiet && Native.load("c", LibC.class).isatty(2) == 1;
+            // --format json: stderr holds only the failure document, on a terminal too (README)
+            tty = !quiet && format != Format.json && Native.load("c", LibC.class).isatty(2) == 1;
         } catch (UnsatisfiedLinkError | RuntimeException e) {
             tty = false;
         }
-        Duration every = quiet || (!tty && format == Format.json) ? null
+        Duration every = quiet || format == Format.json ? null
             : ShortDuration.parse(System.getenv(INTERVAL_ENV)).orElse(DEFAULT_INTERVAL);
         return new StderrProgress(System.err, tty, every, System::nanoTime, label);
     }
@@ -79,6 +80,16 @@ final class StderrProgress implements ProgressListener, AutoCloseable {
     @Override
     public synchronized void rowsExpected(long count) {
         expected = count;
+    }
+
+    /** The rows read so far (for the interrupted run's paragraph). */
+    synchronized long rows() {
+        return rows;
+    }
+
+    /** The chunks loaded so far. */
+    synchronized int chunks() {
+        return chunks;
     }
 
     @Override

@@ -45,6 +45,9 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     private final String alias;
     private volatile boolean closed;
 
+    /** What to check when a request gets no answer (ConnectionHints, through the alias). */
+    private String hint = "";
+
     private ServerClickHouseEndpoint(Client client, String alias) {
         this.client = client;
         this.alias = alias;
@@ -99,7 +102,9 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         }
         try {
             builder.addEndpoint(url.trim());
-            return new ServerClickHouseEndpoint(builder.build(), alias);
+            ServerClickHouseEndpoint endpoint = new ServerClickHouseEndpoint(builder.build(), alias);
+            endpoint.hint = ": " + io.dpone.connect.ConnectionHints.either(spec, "ClickHouse server");
+            return endpoint;
         } catch (RuntimeException e) {
             // the client's own messages quote the endpoint; report the alias only
             throw invalid(alias, "cannot configure the ClickHouse client (" + e.getClass().getSimpleName() + ")");
@@ -265,7 +270,7 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         String why = root == t ? t.getClass().getSimpleName()
             : t.getClass().getSimpleName() + " / " + root.getClass().getSimpleName();
         return new DponeException(BlockerCode.CONNECTION_FAILED, alias,
-            "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")");
+            "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")" + hint);
     }
 
     private static void closeQuietly(AutoCloseable response) {

@@ -52,6 +52,20 @@ public final class TableAdmin {
             .stream().map(r -> r.get(0)).toList();
     }
 
+    /** A table and when it last changed: its metadata or its newest part. */
+    public record TableActivity(String database, String name, java.time.Instant lastActivity) {
+    }
+
+    /** Every table, in any database, whose name starts with {@code prefix}, with its last activity. */
+    public List<TableActivity> tablesWithPrefixEverywhere(String prefix) {
+        return ch.query("SELECT t.database, t.name, toUnixTimestamp(greatest(t.metadata_modification_time, p.last)) "
+            + "FROM system.tables AS t LEFT JOIN (SELECT database, table, max(modification_time) AS last "
+            + "FROM system.parts GROUP BY database, table) AS p ON p.database = t.database AND p.table = t.name "
+            + "WHERE startsWith(t.name, " + ClickHouseSql.literal(prefix) + ") ORDER BY t.database, t.name").stream()
+            .map(r -> new TableActivity(r.get(0), r.get(1), java.time.Instant.ofEpochSecond(Long.parseLong(r.get(2)))))
+            .toList();
+    }
+
     public void drop(String database, String table) {
         // No SYNC: the embedded engine (chDB 26.5) never returns from DROP ... SYNC; an Atomic database removes the
         // name at once and the data after database_atomic_delay_before_drop_table_sec, which the cleanup audit allows.

@@ -29,10 +29,17 @@ public final class ConnectionContext {
 
     private final Map<String, ContextEntry> entries;
     private final boolean embeddedDefault;
+    /** Where the aliases came from, for messages: the variable and its file, a file, or the embedded default. */
+    private final String origin;
 
     private ConnectionContext(Map<String, ContextEntry> entries, boolean embeddedDefault) {
+        this(entries, embeddedDefault, embeddedDefault ? EMBEDDED_ORIGIN : "the connection context given in code");
+    }
+
+    private ConnectionContext(Map<String, ContextEntry> entries, boolean embeddedDefault, String origin) {
         this.entries = Map.copyOf(entries);
         this.embeddedDefault = embeddedDefault;
+        this.origin = origin;
         // third-party messages name hosts without their URL (Connect to host:port, host X, port N): mask them too
         for (ContextEntry e : this.entries.values()) {
             Redactor.global().registerEndpoint(e.url());
@@ -43,10 +50,16 @@ public final class ConnectionContext {
     /** System property equivalent of {@link #ENV} (for embedding applications and tests); the property wins. */
     public static final String PROPERTY = "dpone.runtime.connection.context";
 
+    static final String EMBEDDED_ORIGIN = "the embedded default (" + ENV + " is not set)";
+
     /** The context for this process: the file named by the environment, else the embedded default. */
     public static ConnectionContext fromEnvironment() {
-        String file = System.getProperty(PROPERTY, System.getenv(ENV));
-        return file == null || file.isBlank() ? EmbeddedDefaults.context() : load(Path.of(file));
+        String property = System.getProperty(PROPERTY);
+        String file = property != null ? property : System.getenv(ENV);
+        if (file == null || file.isBlank()) {
+            return EmbeddedDefaults.context();
+        }
+        return load(Path.of(file), "the file '" + file + "' named by " + (property != null ? PROPERTY : ENV));
     }
 
     /** A context from entries already in hand (tests, embedding applications). */
@@ -59,14 +72,23 @@ public final class ConnectionContext {
 
     /** Loads and validates a context file; every problem is reported at once. */
     public static ConnectionContext load(Path file) {
+        return load(file, "the file '" + file + "'");
+    }
+
+    /** As {@link #load(Path)}; {@code origin} says how the file was named ("the file 'x' named by VAR"). */
+    static ConnectionContext load(Path file, String origin) {
         String text;
         try {
             text = BoundedFile.readUtf8(file, MAX_BYTES);
         } catch (BoundedFile.TooLarge e) {
             throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$",
                 "connection context file holds more than " + MAX_BYTES + " bytes; it was not read");
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw invalid("$", "connection context: " + origin + " does not exist; create it (docs/connections.md) "
+                + "or unset " + ENV + " to use the embedded default");
         } catch (IOException | RuntimeException e) {
-            throw invalid("$", "connection context file cannot be read");
+            throw invalid("$", "connection context: " + origin + " cannot be read"
+                + (java.nio.file.Files.isDirectory(file) ? " (it is a directory)" : " (permissions?)"));
         }
         int longLine = BoundedYaml.firstLongLine(text);
         if (longLine > 0) {
@@ -102,7 +124,7 @@ public final class ConnectionContext {
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }
-        return new ConnectionContext(entries, false);
+        return new ConnectionContext(entries, false, origin);
     }
 
     private static Optional<ContextEntry> parseEntry(String alias, JsonNode node, List<Blocker> blockers) {
@@ -162,8 +184,7 @@ public final class ConnectionContext {
     public Optional<Blocker> check(String alias, ConnectionType expected, String subject) {
         ContextEntry e = entries.get(alias);
         if (e == null) {
-            return Optional.of(Blocker.of(BlockerCode.CONNECTION_REF_UNKNOWN, subject,
-                "connection_ref '" + alias + "' is not defined in the runtime connection context"));
+            return Optional.of(unknown(alias, expected, subject));
         }
         if (e.type() != expected) {
             return Optional.of(Blocker.of(BlockerCode.CONNECTION_TYPE_MISMATCH, subject,
@@ -171,6 +192,32 @@ public final class ConnectionContext {
                     + expected.wireName()));
         }
         return Optional.empty();
+    }
+
+    /** Where this context's aliases came from: the variable and its file, a file, or the embedded default. */
+    public String origin() {
+        return origin;
+    }
+
+    /**
+     * {@code connection.ref_unknown} that says the next step: the aliases this context defines (with their types),
+     * the closest name when one is a typo away, and where the context came from.
+     */
+    public Blocker unknown(String alias, ConnectionType expected, String subject) {
+        List<String> defined = entries.values().stream().sorted(java.util.Comparator.comparing(ContextEntry::alias))
+            .map(c -> c.alias() + " (" + (c.type() == null ? "?" : c.type().wireName()) + ")").toList();
+        String closest = entries.keySet().stream().filter(a -> expected == null || entries.get(a).type() == expected)
+            .filter(a -> Aliases.distance(a, alias) <= 2).min(java.util.Comparator.comparingInt(
+                (String a) -> Aliases.distance(a, alias)).thenComparing(a -> a)).orElse(null);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("defined_aliases", entries.keySet().stream().sorted().toList());
+        details.put("context_origin", origin);
+        return Blocker.of(BlockerCode.CONNECTION_REF_UNKNOWN, subject, "connection_ref '" + alias
+            + "' is not defined in the runtime connection context, " + origin + "; "
+            + (closest != null ? "did you mean '" + closest + "'? " : "")
+            + (defined.isEmpty() ? "it defines no alias" : "it defines " + String.join(", ", defined))
+            + (embeddedDefault ? "; set " + ENV + " to a context file for other connections"
+                : "; add the alias there or name another context file in " + ENV), details);
     }
 
     /** Resolves {@code alias} to a usable spec, reading its credential. */

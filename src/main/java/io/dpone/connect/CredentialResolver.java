@@ -62,6 +62,9 @@ public final class CredentialResolver {
         } else if (e.passwordFile() != null) {
             password = Secret.of(readBounded(e, subject).strip());
         }
-        return new ConnectionSpec(e.alias(), e.type(), e.url(), e.user(), password, e.embedded(), e.options());
+        String source = e.passwordEnv() != null ? "password_env " + e.passwordEnv()
+            : e.passwordFile() != null ? "password_file '" + e.passwordFile() + "'" : "no password configured";
+        return new ConnectionSpec(e.alias(), e.type(), e.url(), e.user(), password, e.embedded(), e.options(),
+            source);
     }
 }

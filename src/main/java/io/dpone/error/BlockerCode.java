@@ -28,6 +28,7 @@ public enum BlockerCode {
     CONNECTION_FAILED("connection.failed"),
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
+    RUN_UNKNOWN("run.run_unknown"),
     RUN_ROUTE_UNAVAILABLE("run.route_unavailable"),
     // source
     SOURCE_TABLE_MISSING("source.table_missing"),

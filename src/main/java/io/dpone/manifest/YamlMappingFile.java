@@ -54,10 +54,11 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
     /** The root mapping of {@code file}; a typed blocker at {@code $} otherwise. */
     public Document read(Path file) {
         if (!Files.exists(file)) {
-            throw new DponeException(unreadable, "$", what + " file not found");
+            throw new DponeException(unreadable, "$", what + " file '" + file + "' not found"
+                + (file.isAbsolute() ? "" : " (relative to the current directory)"));
         }
         if (Files.isDirectory(file)) {
-            throw new DponeException(unreadable, "$", what + " path is a directory, not a file");
+            throw new DponeException(unreadable, "$", what + " path '" + file + "' is a directory, not a file");
         }
         String text;
         try {
@@ -68,7 +69,7 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new DponeException(unreadable, "$", what + " file cannot be read as UTF-8");
         } catch (IOException | RuntimeException e) {
-            throw new DponeException(unreadable, "$", what + " file cannot be read (permissions?)");
+            throw new DponeException(unreadable, "$", what + " file '" + file + "' cannot be read (permissions?)");
         }
         int longLine = BoundedYaml.firstLongLine(text);
         if (longLine > 0) {

@@ -55,19 +55,26 @@ public final class FailedRunProcessor implements Processor {
             try {
                 run.replacedMerges().resume();
             } catch (RuntimeException e) {
-                LOG.warn("merges of the target of run {} could not be started again; the engine's next open does",
-                    run.plan().runKey());
+                if (stoppedByShutdown(exchange)) {
+                    LOG.debug("merges of the target of run {} not started again (stopping); the engine's next open "
+                        + "does", run.plan().runKey());
+                } else {
+                    LOG.warn("merges of the target of run {} could not be started again; the engine's next open does",
+                        run.plan().runKey());
+                }
             }
         }
         if (stoppedByShutdown(exchange)) {
             // a stop, not a failure: the next start resumes the run id from the staging table's rows (StagingResume)
-            LOG.info("staging table of run {} kept: the next attempt with the same run id loads only what it lacks",
+            // debug only: the command's own report says what stopped and what is kept (the run key is internal)
+            LOG.debug("staging table of run {} kept: the next attempt with the same run id loads only what it lacks",
                 run.plan().runKey());
             if (run.stagingStats() != null) {
                 try {
                     run.stagingStats().abandon(); // merges run again on the kept table
                 } catch (RuntimeException e) {
-                    LOG.warn("merges of the staging table of run {} could not be started again", run.plan().runKey());
+                    LOG.debug("merges of the staging table of run {} could not be started again (stopping)",
+                        run.plan().runKey());
                 }
             }
             return;

@@ -6,13 +6,14 @@ package io.dpone.route;
  * ({@link Runtime#addShutdownHook}). A run that fails then was stopped, not broken: a library's own shutdown hook
  * (H2 closing its database, the engine's) can fail it before Camel's context is marked as stopping.
  */
-final class ProcessShutdown {
+public final class ProcessShutdown {
     private static final Thread PROBE = new Thread(() -> { }, "dpone-shutdown-probe");
 
     private ProcessShutdown() {
     }
 
-    static boolean inProgress() {
+    /** Whether the JVM's shutdown has begun. */
+    public static boolean inProgress() {
         try {
             Runtime.getRuntime().addShutdownHook(PROBE);
         } catch (IllegalStateException e) {

@@ -1,5 +1,6 @@
 package io.dpone.source;
 
+import io.dpone.connect.ConnectionHints;
 import io.dpone.connect.ConnectionSpec;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
@@ -16,6 +17,22 @@ import java.util.Properties;
  */
 public final class SourceConnections {
     private SourceConnections() {
+    }
+
+    /** What to check, by the failure's class: no answer, a refused login, a local database that is not there. */
+    static String nextStep(ConnectionSpec spec, SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        boolean h2 = spec.url().startsWith("jdbc:h2:");
+        if (h2 && e.getErrorCode() == 90146) {
+            return "the local database file does not exist; for the embedded default run 'dpone demo seed' first";
+        }
+        if (state.startsWith("08")) {
+            return ConnectionHints.unreachable(spec, "SQL Server");
+        }
+        if (state.startsWith("28") || e.getErrorCode() == 18456) {
+            return ConnectionHints.refused(spec);
+        }
+        return ConnectionHints.either(spec, "SQL Server");
     }
 
     /** {@code applicationName} is what SQL Server shows for the session ({@code dpone}, {@code dpone-cdc}). */
@@ -43,7 +60,8 @@ public final class SourceConnections {
             return c;
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(),
-                "cannot connect to source alias '" + spec.alias() + "' (SQLState " + e.getSQLState() + ")");
+                "cannot connect to source alias '" + spec.alias() + "' (SQLState " + e.getSQLState() + "): "
+                    + nextStep(spec, e));
         }
     }
 }

@@ -85,7 +85,7 @@ class ConcurrentTicksProcessTest {
     }
 
     private static Process start(Path dir, Path events, Path out) throws IOException {
-        List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> args = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
             "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
         List<String> cli = CdcCli.specExample(dir.getParent().getParent().getParent().getParent());
         for (int i = 0; i < cli.size(); i++) {

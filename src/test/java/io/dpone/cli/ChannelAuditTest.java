@@ -373,8 +373,7 @@ class ChannelAuditTest {
     }
 
     static Process start(Path context, Path out, Path err, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
             "io.dpone.cli.DponeCli"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());

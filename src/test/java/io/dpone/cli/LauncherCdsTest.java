@@ -87,6 +87,10 @@ class LauncherCdsTest {
     private record Full(int exit, String stdout, String stderr) {
     }
 
+    /** What {@code --version} prints: the build's project version and commit (the jar and these classes are one build). */
+    private static final String VERSION_LINE = "dpone " + io.dpone.report.BuildInfo.version() + " (commit "
+        + io.dpone.report.BuildInfo.commit() + ")\n";
+
     private Run dpone(Map<String, String> env, String... args) throws Exception {
         Full f = dponeFull(env, args);
         return new Run(f.exit(), f.stdout());
@@ -127,13 +131,13 @@ class LauncherCdsTest {
     @Test
     void theFirstRunRecordsTheArchiveAndLaterRunsUseItWithCleanStdout() throws Exception {
         Run first = dpone(Map.of(), "--version");
-        assertEquals(new Run(0, "dpone 0.1.0\n"), first);
+        assertEquals(new Run(0, VERSION_LINE), first);
         assertTrue(Files.size(jsa) > 0, "the archive was recorded");
         assertEquals(List.of(), leftovers());
         FileTime recorded = Files.getLastModifiedTime(jsa);
 
         Path classLog = app.resolve("classes.log");
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_JAVA_OPTS",
+        assertEquals(new Run(0, VERSION_LINE), dpone(Map.of("DPONE_JAVA_OPTS",
             "-Xmx256m -Xlog:class+load=info:file=" + classLog), "--version"));
         assertEquals(recorded, Files.getLastModifiedTime(jsa), "a current archive is not recorded again");
         assertTrue(Files.readString(classLog).contains("io.dpone.cli.DponeCli source: shared objects file (top)"),
@@ -144,7 +148,7 @@ class LauncherCdsTest {
         try (OutputStream out = Files.newOutputStream(jsa)) {
             out.write("not a class-data archive".getBytes(StandardCharsets.UTF_8));
         }
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of(), "--version"));
+        assertEquals(new Run(0, VERSION_LINE), dpone(Map.of(), "--version"));
         // a bad command still exits non-zero through the launcher
         assertEquals(2, dpone(Map.of(), "no-such-verb").exit());
     }
@@ -159,7 +163,7 @@ class LauncherCdsTest {
     @Test
     void dponeCdsZeroRecordsNothingAndJavaOptionsMaySpanLines() throws Exception {
         Path gcLog = app.resolve("gc.log");
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of("DPONE_CDS", "0",
+        assertEquals(new Run(0, VERSION_LINE), dpone(Map.of("DPONE_CDS", "0",
             "DPONE_JAVA_OPTS", "-Xmx256m\n  -Xlog:gc:file=" + gcLog), "--version"));
         assertTrue(Files.exists(gcLog), "the option on the second line was applied");
         assertFalse(Files.exists(jsa));
@@ -209,7 +213,7 @@ class LauncherCdsTest {
         assertEquals(0, dpone(Map.of(), "ops", "cdc-runtime-run", "--help").exit());
         assertTrue(Files.size(cdcJsa) > 0, "the tick's archive was recorded");
         assertFalse(Files.exists(jsa), "the other commands' archive is not the tick's");
-        assertEquals(new Run(0, "dpone 0.1.0\n"), dpone(Map.of(), "--version"));
+        assertEquals(new Run(0, VERSION_LINE), dpone(Map.of(), "--version"));
         assertTrue(Files.size(jsa) > 0);
         assertEquals(List.of(jsa.getFileName().toString(), cdcJsa.getFileName().toString()).stream().sorted()
             .toList(), archives());
@@ -354,13 +358,13 @@ class LauncherCdsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")),
             "no JDK 25 at " + jdk25);
         Map<String, String> env = Map.of("DPONE_JAVA_HOME", jdk25.toString());
-        assertEquals(new Full(0, "dpone 0.1.0\n", ""), dponeFull(env, "--version"));
+        assertEquals(new Full(0, VERSION_LINE, ""), dponeFull(env, "--version"));
         List<String> made = archives().stream().filter(n -> n.endsWith(".aot")).toList();
         assertEquals(1, made.size(), archives().toString());
         assertTrue(made.get(0).startsWith("dpone-0.0.0-test.25."), made.get(0));
         assertEquals(List.of(), leftovers());
         Path classLog = app.resolve("classes25.log");
-        assertEquals(new Full(0, "dpone 0.1.0\n", ""), dponeFull(Map.of("DPONE_JAVA_HOME", jdk25.toString(),
+        assertEquals(new Full(0, VERSION_LINE, ""), dponeFull(Map.of("DPONE_JAVA_HOME", jdk25.toString(),
             "DPONE_JAVA_OPTS", "-Xmx256m -XX:+UseParallelGC -Xlog:class+load=info:file=" + classLog), "--version"));
         assertTrue(Files.readString(classLog).contains("io.dpone.cli.DponeCli source: shared objects file"),
             "the application's classes come from the AOT cache");

@@ -77,4 +77,26 @@ class MaterializeCommandTest {
         assertEquals(2, run("--cdc-dataset", "a.b", "--target-dataset", "c.d", "--unique-key", "k",
             "--sink-connection-id", TestEngines.CLICKHOUSE, "--delete-mode", "hard").exit());
     }
+
+    /** Without --output-dir the reports go under $DPONE_HOME (the tests' own, target/test-home), never to ".". */
+    @Test
+    void withoutOutputDirTheReportsGoUnderDponeHomeNotTheCurrentDirectory() throws Exception {
+        String db = TestEngines.newDatabase("cdc_cli_default_log");
+        String serving = TestEngines.newDatabase("cdc_cli_default_serving");
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            new ClickHouseCdcSinkApplier(ch, db, "orders_cdc", new EventIdentityIdempotency(), dir.resolve("spool"))
+                .apply(ClickHouseCdcSinkApplierTest.STREAM, new CdcApplyBatch("b1", "run-1", List.of(
+                    new CdcEvent(CdcOperation.insert, "0x10", 0, "dbo", "orders", Map.of("order_id", 1), Map.of()))));
+        }
+        Path expected = io.dpone.connect.EmbeddedDefaults.home().resolve("reports/cdc-materialize-clickhouse")
+            .resolve(serving + ".orders_current");
+        Run r = run("--cdc-dataset", db + ".orders_cdc", "--target-dataset", serving + ".orders_current",
+            "--unique-key", "order_id", "--sink-connection-id", TestEngines.CLICKHOUSE, "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(Files.exists(expected.resolve(CdcMaterializer.JSON_FILE)), expected.toString());
+        assertTrue(Files.exists(expected.resolve(CdcMaterializer.MD_FILE)));
+        assertTrue(!Files.exists(Path.of(CdcMaterializer.JSON_FILE)), "nothing in the current directory");
+        assertEquals("x_y", MaterializeCommand.defaultOutputDir("x/y").getFileName().toString());
+        assertEquals("unnamed", MaterializeCommand.defaultOutputDir("..").getFileName().toString());
+    }
 }

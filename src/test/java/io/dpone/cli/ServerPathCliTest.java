@@ -35,8 +35,7 @@ class ServerPathCliTest {
             """.formatted(port));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "run",
+        ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "run",
             Path.of("examples/batch/embedded-full-refresh.batch.yaml").toAbsolutePath().toString(), "--run-id",
             "dead-1"))
             .redirectOutput(out.toFile()).redirectError(err.toFile());

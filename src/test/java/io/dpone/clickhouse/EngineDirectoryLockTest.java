@@ -22,14 +22,11 @@ class EngineDirectoryLockTest {
     @TempDir
     Path home;
 
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     @Test
     void aSecondProcessOnTheSameHomeIsToldWhoHoldsIt() throws Exception {
         Path data = home.resolve("clickhouse");
-        Process holder = new ProcessBuilder(List.of(java(), "-cp", System.getProperty("java.class.path"),
+        Process holder = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
             EngineHolderMain.class.getName(), data.toString())).redirectErrorStream(true).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
@@ -42,7 +39,7 @@ class EngineDirectoryLockTest {
             String pid = line.substring(5).trim();
 
             Path base = home.resolve("second");
-            ProcessBuilder pb = new ProcessBuilder(List.of(java(), "-cp", System.getProperty("java.class.path"),
+            ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
                 "io.dpone.cli.DponeCli", "run", Path.of("examples/batch/embedded-full-refresh.batch.yaml")
                     .toAbsolutePath().toString(), "--run-id", "busy-1", "--format", "json"))
                 .redirectOutput(Path.of(base + ".out").toFile()).redirectError(Path.of(base + ".err").toFile());

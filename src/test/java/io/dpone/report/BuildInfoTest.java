@@ -25,6 +25,25 @@ class BuildInfoTest {
         assertTrue(commit.equals(head) || commit.equals(head + "-dirty"), commit + " is not HEAD " + head);
     }
 
+    /** The version is the pom's own project version (0.1.0-SNAPSHOT while developing), not a hard-coded one. */
+    @Test
+    void theBuildVersionIsThePomsProjectVersion() throws Exception {
+        String pom = Files.readString(Path.of("pom.xml"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+            "<artifactId>dpone</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        assertTrue(m.find() && m.group(1) != null, "pom.xml names its version after the artifactId");
+        assertEquals(m.group(1), BuildInfo.version());
+        assertEquals("dpone " + m.group(1) + " (commit " + BuildInfo.commit() + ")",
+            new io.dpone.cli.DponeCli.BuildVersion().getVersion()[0]);
+    }
+
+    @Test
+    void onlyAVersionShapedValueIsBelieved() throws Exception {
+        assertEquals("0.1.0-SNAPSHOT", BuildInfo.version(BuildInfo.read(in("version=0.1.0-SNAPSHOT\n"))));
+        assertEquals(BuildInfo.UNKNOWN, BuildInfo.version(BuildInfo.read(in("version=${project.version}\n"))));
+        assertEquals(BuildInfo.UNKNOWN, BuildInfo.version(BuildInfo.read(null)));
+    }
+
     @Test
     void onlyACommitShapedValueIsBelieved() throws Exception {
         String sha = "0123456789abcdef0123456789abcdef01234567";

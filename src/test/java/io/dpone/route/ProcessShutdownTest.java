@@ -23,7 +23,7 @@ class ProcessShutdownTest {
     @Test
     void insideAShutdownHookTheJvmIsShuttingDown() throws Exception {
         Path out = dir.resolve("answer.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        Process p = new ProcessBuilder(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp",
             System.getProperty("java.class.path"), Child.class.getName(), out.toString())
             .redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();

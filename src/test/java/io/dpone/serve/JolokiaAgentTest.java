@@ -33,7 +33,7 @@ class JolokiaAgentTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Process p = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
             "-javaagent:" + agent.toAbsolutePath() + "=port=" + port + ",host=127.0.0.1",
             "-cp", System.getProperty("java.class.path"), IdleMain.class.getName())).redirectErrorStream(true).start();
         try {

@@ -46,7 +46,7 @@ class ServeSigtermTest {
                 output_dir: cdc/out
             """);
         Path stderr = dir.resolve("stderr.txt");
-        ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
             "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "serve",
             "--config", config.toString(), "--http-port", String.valueOf(port), "--state-dir", dir.resolve("state").toString(),
             "--log-format", "json"))

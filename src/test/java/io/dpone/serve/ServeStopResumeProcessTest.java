@@ -102,7 +102,7 @@ class ServeStopResumeProcessTest {
 
     private Process child(List<String> args, Path home, Path output) throws IOException {
         List<String> command = new java.util.ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Djna.nosys=true", "-cp",
+            io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-Djna.nosys=true", "-cp",
             System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());

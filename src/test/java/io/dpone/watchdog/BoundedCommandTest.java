@@ -58,7 +58,9 @@ class BoundedCommandTest {
         JsonNode doc = new ObjectMapper().readTree(r.stderr.substring(r.stderr.indexOf('{')));
         JsonNode blocker = doc.path("blockers").get(0);
         assertEquals("runtime.phase_timeout", blocker.path("code").asText(), r.stderr);
-        assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), blocker.toString());
+        String named = blocker.path("details").path("thread_dump").asText();
+        assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), () -> blocker + "\n"
+            + (Files.exists(out.resolve(named)) ? read(out.resolve(named)) : "no dump in the output directory"));
         assertEquals(3, blocker.path("details").path("bound_seconds").asInt());
         String dumpName = blocker.path("details").path("thread_dump").asText();
         assertFalse(r.stderr.contains(dir.toString()), "no local path in the failure: " + r.stderr);
@@ -69,7 +71,7 @@ class BoundedCommandTest {
 
     @Test
     void aJvmWhoseGuardCannotRunIsEndedByTheKernelsAlarm() throws Exception {
-        List<String> command = List.of(java(), "-cp", System.getProperty("java.class.path"),
+        List<String> command = List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
             HardBoundMain.class.getName(), dir.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("hard.txt").toFile()).start();
@@ -86,7 +88,9 @@ class BoundedCommandTest {
         assertEquals(0, seed.exit, seed.stderr);
         String manifest = Files.readString(Path.of("examples/batch/embedded-full-refresh.batch.yaml"))
             .replace("fetch_size: 10000", "fetch_size: 1000").replace("chunk_rows: 100000", "chunk_rows: 1000");
-        Path m = Files.writeString(dir.resolve("run.batch.yaml"), manifest);
+        // relative, as a user types it: the resume command names it as given (an absolute path would be redacted)
+        Path m = Path.of("").toAbsolutePath().relativize(Files.writeString(dir.resolve("run.batch.yaml"), manifest)
+            .toAbsolutePath());
         Process p = start(env, dir.resolve("term"), "run", m.toString(), "--run-id", "term-1", "--format", "json");
         Path spool = dir.resolve("home").resolve("spool");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -101,7 +105,13 @@ class BoundedCommandTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(143, p.exitValue(), read(dir.resolve("term.err")));
         assertEquals("", read(dir.resolve("term.out")));
-        assertTrue(read(dir.resolve("term.err")).contains("\"runtime.interrupted\""), read(dir.resolve("term.err")));
+        // one document on stderr: the run's report, its only blocker the stop (not what failed while stopping)
+        JsonNode stopped = new ObjectMapper().readTree(read(dir.resolve("term.err")));
+        assertEquals("dpone.full_refresh_run.v1", stopped.path("schema").asText(), read(dir.resolve("term.err")));
+        assertEquals(1, stopped.path("blockers").size(), read(dir.resolve("term.err")));
+        assertEquals("runtime.interrupted", stopped.path("blockers").get(0).path("code").asText());
+        assertEquals("dpone run " + m + " --run-id term-1 --format json", stopped.path("blockers").get(0)
+            .path("details").path("resume_command").asText());
         Run resumed = run(env, 180, "run", m.toString(), "--run-id", "term-1", "--format", "json");
         assertEquals(0, resumed.exit, resumed.stderr);
         JsonNode report = new ObjectMapper().readTree(resumed.stdout);
@@ -111,6 +121,36 @@ class BoundedCommandTest {
             + report.path("resumed_staging").path("rows_kept").asLong(), resumed.stdout);
         assertEquals(100_000, report.path("source_rows").asLong(), "the gates cover the whole table");
         assertTrue(ms < 30_000, "stopped in " + ms + " ms");
+
+        // text: one paragraph (what stopped, what is kept, the command), no JSON, no log line, no second failure
+        assertFalse(hasChunks(spool), "the passed run left no spooled chunk");
+        Process text = start(env, dir.resolve("text"), "run", m.toString(), "--run-id", "term-2", "-q");
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!hasChunks(spool)) {
+            assertTrue(text.isAlive(), "the run ended before it could be interrupted: " + read(dir.resolve("text.err")));
+            assertTrue(System.nanoTime() < deadline, "no chunk spooled");
+            Thread.sleep(10);
+        }
+        text.destroy();
+        assertTrue(text.waitFor(30, TimeUnit.SECONDS));
+        String paragraph = read(dir.resolve("text.err"));
+        assertTrue(paragraph.startsWith("run term-2 stopped by a signal while loading dbo.sales into analytics.sales"),
+            paragraph);
+        assertTrue(paragraph.contains("Nothing was published: analytics.sales is unchanged."), paragraph);
+        assertTrue(paragraph.endsWith("To resume: dpone run " + m + " --run-id term-2 -q\n")
+            || paragraph.endsWith("To resume: dpone run " + m + " --run-id term-2\n"), paragraph);
+        for (String noise : List.of("{", "WARN", "INFO", "FailedRunProcessor", "source.read_failed", "internal_error")) {
+            assertFalse(paragraph.contains(noise), noise + " in: " + paragraph);
+        }
+        Run runs = run(env, 60, "runs", "show", "term-2", "--format", "json");
+        JsonNode record = new ObjectMapper().readTree(runs.stdout).path("runs").get(0);
+        assertEquals("interrupted", record.path("status").asText(), runs.stdout + runs.stderr);
+        assertTrue(record.path("resumable").asBoolean());
+        assertTrue(record.path("next").asText().contains("dpone run " + m + " --run-id term-2"), record.toString());
+        Run textResumed = run(env, 180, "run", m.toString(), "--run-id", "term-2", "-q");
+        assertEquals(0, textResumed.exit, textResumed.stderr);
+        assertTrue(textResumed.stdout.matches("(?s).*\n  resumed: [0-9,]+ rows in [0-9]+ chunk\\(s\\) kept from the "
+            + "interrupted attempt, [0-9,]+ loaded now\n.*"), textResumed.stdout);
     }
 
     private static boolean hasChunks(Path spool) throws IOException {
@@ -137,7 +177,7 @@ class BoundedCommandTest {
     }
 
     private static Process start(Map<String, String> env, Path base, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
             "io.dpone.cli.DponeCli"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(Path.of(base + ".out").toFile())
@@ -148,9 +188,6 @@ class BoundedCommandTest {
         return pb.start();
     }
 
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     private static String read(Path file) {
         try {

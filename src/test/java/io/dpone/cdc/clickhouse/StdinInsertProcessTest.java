@@ -23,7 +23,7 @@ class StdinInsertProcessTest {
         Path input = dir.resolve("stdin.txt");
         Files.writeString(input, "not,for,the,engine\n{\"x\": 1}\n");
         Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        Process p = new ProcessBuilder(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp",
             System.getProperty("java.class.path"), StdinInsertMain.class.getName(), dir.resolve("chdb").toString())
             .redirectInput(input.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child did not finish");

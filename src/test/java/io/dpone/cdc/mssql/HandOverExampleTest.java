@@ -22,8 +22,7 @@ class HandOverExampleTest {
     @Test
     void theHandOverExampleEndsInAServingTableEqualToTheSource() throws Exception {
         Path out = home.resolve("example.out");
-        ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-cp", System.getProperty("java.class.path"), HandOverExampleMain.class.getName()))
+        ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"), HandOverExampleMain.class.getName()))
             .redirectErrorStream(true).redirectOutput(out.toFile());
         pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
         pb.environment().put("DPONE_HOME", home.toString());

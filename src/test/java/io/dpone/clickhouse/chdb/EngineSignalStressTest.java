@@ -68,7 +68,7 @@ class EngineSignalStressTest {
     }
 
     private static Process start(Path work, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
             "-Xmx256m", "-cp", System.getProperty("java.class.path"), EngineSignalStress.class.getName(),
             work.toString()));
         command.addAll(List.of(args));

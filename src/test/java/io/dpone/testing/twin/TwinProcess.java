@@ -40,8 +40,7 @@ public final class TwinProcess implements AutoCloseable {
     /** As {@link #start(Path)}, with a server configuration file for the twin's engine (null for none). */
     public static TwinProcess start(Path dataDir, Path configFile) throws IOException {
         String password = "twin-" + Long.toHexString(System.nanoTime());
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClickHouseTwin.class.getName(),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClickHouseTwin.class.getName(),
             "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV));
         if (configFile != null) {
             command.addAll(List.of("--config-file", configFile.toString()));
