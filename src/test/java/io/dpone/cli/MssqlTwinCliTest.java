@@ -57,9 +57,8 @@ class MssqlTwinCliTest {
                 embedded: true
                 options: {path: "%s"}
             """.formatted(twin.tlsUrl(), MssqlTwinProcess.USER, dir.resolve("home").resolve("clickhouse")));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir="
-            + System.getProperty("java.io.tmpdir"), "io.dpone.cli.DponeCli"));
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA,
+            io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");

@@ -30,8 +30,8 @@ public final class MssqlTwinProcess implements AutoCloseable {
     /** Starts a twin on {@code dataDir} with the database {@link #DATABASE} and waits (up to 120 s) until it serves. */
     public static MssqlTwinProcess start(Path dataDir) throws IOException {
         String password = "Twin-" + Long.toHexString(System.nanoTime()) + "!";
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), MssqlTwin.class.getName(),
+        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA,
+            io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), MssqlTwin.class.getName(),
             "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV,
             "--database", DATABASE));
         Files.createDirectories(dataDir);
