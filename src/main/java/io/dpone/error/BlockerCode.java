@@ -29,6 +29,8 @@ public enum BlockerCode {
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_ROUTE_UNAVAILABLE("run.route_unavailable"),
+    RUN_GATES_MISSING("run.gates_missing"),
+    RUN_NOT_PUBLISHED("run.not_published"),
     // source
     SOURCE_TABLE_MISSING("source.table_missing"),
     SOURCE_TYPE_UNSUPPORTED("source.type_unsupported"),

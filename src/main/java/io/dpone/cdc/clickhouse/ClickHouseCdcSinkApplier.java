@@ -1,6 +1,7 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.CdcApplyBatch;
+import io.dpone.cdc.ExactText;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcIdempotencyService;
 import io.dpone.cdc.CdcSinkApplier;
@@ -91,6 +92,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
 
     @Override
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        ExactText.require(stream, batch.events()); // a lone surrogate: typed, before anything is spooled or sent
         try {
             return applyChecked(stream, batch);
         } catch (DponeException e) {

@@ -7,6 +7,7 @@ import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcIdempotencyService;
+import io.dpone.cdc.ExactText;
 import io.dpone.cdc.CdcSinkApplier;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
@@ -46,6 +47,7 @@ public final class LocalSinkApplier implements CdcSinkApplier {
 
     @Override
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        ExactText.require(stream, batch.events()); // before anything is read or written
         Path rowsFile = sinkDir.resolve(ROWS_FILE);
         Map<String, Object> log = Files.exists(rowsFile) ? load(rowsFile) : newLog(stream);
         if (!stream.streamId().equals(log.get("stream_id"))) {
