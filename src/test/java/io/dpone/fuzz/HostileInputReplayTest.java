@@ -1,0 +1,54 @@
+package io.dpone.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dpone.testing.CliRun;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 37's replayed CDC input cases through {@code dpone ops cdc-runtime-run --mode local}, on the committed first
+ * batch: each is a typed refusal that keeps {@link FuzzInvariants} and leaves the checkpoint and the sink files byte
+ * for byte as they were.
+ */
+class HostileInputReplayTest {
+    @TempDir
+    Path root;
+
+    private static final String BATCH2 = "src/test/resources/fixtures/cdc/orders/events_batch2.json";
+
+    @Test
+    void aLoneSurrogateInAValueOrANameIsRefusedWithTheCheckpointUnchanged() throws Exception {
+        Path baseline = LocalTick.baseline(root);
+        String events = Files.readString(Path.of(BATCH2));
+        List<String> cases = List.of(
+            events.replaceFirst("\"status\": \"paid\"", "\"status\": \"a\\\\ud800b\""),
+            events.replaceFirst("\"status\": \"paid\"", "\"st\\\\udc00atus\": \"paid\""),
+            events.replaceFirst("\"status\": \"paid\"", "\"status\": \"\\\\ud83d\""));
+        for (int i = 0; i < cases.size(); i++) {
+            String text = cases.get(i);
+            assertEquals(false, text.equals(events), "case " + i + " changed the fixture");
+            refusedUnchanged(baseline, i, text.getBytes(StandardCharsets.UTF_8), "cdc_runtime.value_out_of_range");
+        }
+        // the control: the same batch without the surrogate is applied
+        Path dir = LocalTick.caseDir(root, baseline, true);
+        Files.writeString(dir.resolve("events.json"), events);
+        CliRun ok = LocalTick.run(dir);
+        assertEquals(0, ok.exitCode(), ok.stderr());
+    }
+
+    private void refusedUnchanged(Path baseline, int index, byte[] bytes, String code) {
+        Path dir = LocalTick.caseDir(root, baseline, true);
+        Trees.write(dir.resolve("events.json"), bytes);
+        List<Object> before = LocalTick.state(dir);
+        FuzzCase c = new FuzzCase("replay", index, List.of(), bytes, null);
+        CliRun run = LocalTick.run(dir);
+        List<String> codes = FuzzInvariants.check(c, run, root, 0, LocalTick.reports(dir));
+        assertEquals(List.of(code), codes, run.stderr());
+        assertEquals(before, LocalTick.state(dir), "refused but written");
+    }
+}
