@@ -1,6 +1,7 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.CdcApplyBatch;
+import io.dpone.connect.Redactor;
 import io.dpone.cdc.ExactText;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcIdempotencyService;
@@ -100,7 +101,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         } catch (RuntimeException e) {
             // the sink said no (or could not be reached): not applied, never durable; the message is ClickHouse's
             return receipt(batch, false, false, 0, 0, false, "ClickHouse CDC log apply failed: "
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())),
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? ""
+                    : ": " + Redactor.global().serverText(firstLine(e.getMessage()))),
                 Map.of());
         }
     }
