@@ -154,6 +154,7 @@ public enum BlockerCode {
     // generic
     PHASE_TIMEOUT("runtime.phase_timeout"),
     INTERRUPTED("runtime.interrupted"),
+    RUNTIME_UNSAFE_PATH("runtime.unsafe_path"),
     INTERNAL_ERROR("runtime.internal_error");
 
     private final String code;

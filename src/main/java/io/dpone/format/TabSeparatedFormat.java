@@ -52,7 +52,7 @@ public final class TabSeparatedFormat implements ChunkFormat {
     @Override
     public ChunkWriter open(Path file, List<SourceColumn> columns) {
         try {
-            return new Writer(new BufferedOutputStream(Files.newOutputStream(file), BUFFER), columns);
+            return new Writer(new BufferedOutputStream(io.dpone.connect.PrivateFiles.replace(file), BUFFER), columns);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -37,8 +37,9 @@ public final class StagingStore implements AutoCloseable {
     /** Opens the store for {@code bucket} through {@code spec}. */
     public static StagingStore open(ConnectionSpec spec, String bucket) {
         if (spec.embedded()) {
+            // without a path: under DPONE_HOME (private), never a shared, predictable name in the temp directory
             EmbeddedS3 s3 = embedded(Path.of(spec.option("path",
-                Path.of(System.getProperty("java.io.tmpdir"), "dpone-embedded-s3").toString())));
+                io.dpone.connect.EmbeddedDefaults.home().resolve("s3").toString())));
             s3.createBucket(bucket);
             Secret ak = Secret.of(s3.accessKey());
             Secret sk = Secret.of(s3.secretKey());

@@ -1,5 +1,6 @@
 package io.dpone.cdc.clickhouse;
 
+import io.dpone.connect.PrivateFiles;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
@@ -70,7 +71,7 @@ final class CdcLogSpool {
      */
     static Path file(Path dir, String target, String batchId) {
         try {
-            Files.createDirectories(dir);
+            PrivateFiles.ownDirectory(dir); // 0700; refused when another user owns it (a link planted at its name)
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -85,7 +86,7 @@ final class CdcLogSpool {
                       Map<String, SourceColumn> types) {
         List<String> columns = List.copyOf(payload);
         SourceColumn[] typed = columns.stream().map(types::get).toArray(SourceColumn[]::new);
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16)) {
+        try (OutputStream out = new BufferedOutputStream(PrivateFiles.replace(spool), 1 << 16)) {
             for (int round = 0; round < rows.size(); round += ROUND_ROWS) {
                 int base = round;
                 int size = Math.min(ROUND_ROWS, rows.size() - round);

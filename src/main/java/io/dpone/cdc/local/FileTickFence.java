@@ -1,5 +1,6 @@
 package io.dpone.cdc.local;
 
+import io.dpone.connect.PrivateFiles;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcTickFence;
 import io.dpone.cdc.StreamIdentity;
@@ -78,8 +79,11 @@ public final class FileTickFence implements CdcTickFence {
 
     private static FileChannel open(Path lockFile) {
         try {
-            Files.createDirectories(lockFile.toAbsolutePath().getParent());
-            return FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            PrivateFiles.directory(lockFile.toAbsolutePath().getParent());
+            return PrivateFiles.lockFile(lockFile); // a link at the lock's name is refused, never followed
+        } catch (PrivateFiles.Unsafe e) {
+            throw new io.dpone.error.DponeException(io.dpone.error.BlockerCode.RUNTIME_UNSAFE_PATH, "tick_lock",
+                e.getMessage() + "; nothing was read or applied");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the tick lock " + lockFile.getFileName(), e);
         }
