@@ -65,6 +65,9 @@ public final class ConnectionContext {
         } catch (BoundedFile.TooLarge e) {
             throw new DponeException(BlockerCode.CONNECTION_CONTEXT_TOO_LARGE, "$",
                 "connection context file holds more than " + MAX_BYTES + " bytes; it was not read");
+        } catch (BoundedFile.NotRegular e) {
+            throw invalid("$", "connection context file is not a regular file (a FIFO, a device or a socket); it was "
+                + "not opened");
         } catch (IOException | RuntimeException e) {
             throw invalid("$", "connection context file cannot be read");
         }

@@ -144,7 +144,7 @@ public final class PrivateFiles {
         try {
             channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), fileAttributes());
-        } catch (java.nio.file.FileSystemException e) {
+        } catch (IOException e) {
             throw Files.isSymbolicLink(file) ? linked(file) : e; // O_NOFOLLOW: ELOOP on a link, dangling or not
         }
         try {
