@@ -41,6 +41,42 @@ class HostileInputReplayTest {
         assertEquals(0, ok.exitCode(), ok.stderr());
     }
 
+    @Test
+    void danglingLinksAtTheTickLocksAreNotFollowed() throws Exception {
+        // issue 37: a dangling link at <checkpoint>.lock or .dpone-sink.lock used to create its target
+        Path baseline = LocalTick.baseline(root);
+        for (String lock : List.of("checkpoint.json.lock", "out/sink/.dpone-sink.lock")) {
+            Path dir = LocalTick.caseDir(root, baseline, true);
+            Files.writeString(dir.resolve("events.json"), Files.readString(Path.of(BATCH2)));
+            Path target = root.resolve("created-through-" + lock.replace('/', '_'));
+            Files.deleteIfExists(dir.resolve(lock));
+            Files.createDirectories(dir.resolve(lock).getParent());
+            Files.createSymbolicLink(dir.resolve(lock), target);
+            List<Object> before = LocalTick.state(dir);
+            CliRun run = LocalTick.run(dir);
+            List<String> codes = FuzzInvariants.check(new FuzzCase("replay", 0, List.of(), new byte[0], null), run,
+                root, 0, LocalTick.reports(dir));
+            assertEquals(List.of("runtime.unsafe_path"), codes, run.stderr());
+            assertEquals(false, Files.exists(target), lock + ": the link's target was created");
+            assertEquals(before, LocalTick.state(dir), "refused but written");
+        }
+    }
+
+    @Test
+    void aFifoAsEventsJsonIsRefusedAtOnce() throws Exception {
+        // issue 37: a FIFO given as --events-json blocked until the watchdog
+        Path baseline = LocalTick.baseline(root);
+        Path dir = LocalTick.caseDir(root, baseline, true);
+        io.dpone.testing.Fifos.make(dir.resolve("events.json"));
+        List<Object> before = LocalTick.state(dir);
+        CliRun run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+            () -> LocalTick.run(dir));
+        List<String> codes = FuzzInvariants.check(new FuzzCase("replay", 0, List.of(), new byte[0], null), run, root,
+            0, LocalTick.reports(dir));
+        assertEquals(List.of("cdc_runtime.events_unreadable"), codes, run.stderr());
+        assertEquals(before, LocalTick.state(dir), "refused but written");
+    }
+
     private void refusedUnchanged(Path baseline, int index, byte[] bytes, String code) {
         Path dir = LocalTick.caseDir(root, baseline, true);
         Trees.write(dir.resolve("events.json"), bytes);
