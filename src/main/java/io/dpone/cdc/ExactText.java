@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * CDC text is exact or refused: a lone UTF-16 surrogate in a column name or in a text value (at any depth of a
- * map or list value) has no UTF-8 form, so writing it would replace it ({@code "a\ud800b"} becomes {@code "a?b"}) and
+ * map or list value; in a change's data or metadata) has no UTF-8 form, so writing it would replace it ({@code "a\ud800b"} becomes {@code "a?b"}) and
  * two distinct keys would collapse into one unique-key hash. Every sink and the batch policy refuse such a change as
  * {@code cdc_runtime.value_out_of_range} before anything is applied; the blocker names the column with the surrogate
  * written as {@code \\uXXXX}, never the value.
@@ -21,14 +21,24 @@ public final class ExactText {
     public static Blocker firstLoneSurrogate(StreamIdentity stream, List<CdcEvent> events) {
         for (int i = 0; i < events.size(); i++) {
             CdcEvent e = events.get(i);
-            for (Map.Entry<String, Object> v : e.data().entrySet()) {
-                boolean inName = !exact(v.getKey());
-                if (inName || !exactValue(v.getValue())) {
-                    String column = visible(v.getKey());
-                    return CdcBlockers.valueOutOfRange(stream, "changes[" + i + "].data." + column, column, null, e,
-                        "the column " + (inName ? "name" : "value") + " holds an unpaired UTF-16 surrogate, which has "
-                            + "no exact UTF-8 form");
-                }
+            Blocker b = first(stream, e, "changes[" + i + "].data.", e.data());
+            if (b == null) {
+                b = first(stream, e, "changes[" + i + "].metadata.", e.metadata());
+            }
+            if (b != null) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    private static Blocker first(StreamIdentity stream, CdcEvent e, String prefix, Map<String, Object> values) {
+        for (Map.Entry<String, Object> v : values.entrySet()) {
+            boolean inName = !exact(v.getKey());
+            if (inName || !exactValue(v.getValue())) {
+                String column = visible(v.getKey());
+                return CdcBlockers.valueOutOfRange(stream, prefix + column, column, null, e, "the "
+                    + (inName ? "name" : "value") + " holds an unpaired UTF-16 surrogate, which has no exact UTF-8 form");
             }
         }
         return null;

@@ -6,7 +6,6 @@ import io.dpone.clickhouse.chdb.ChdbInstaller;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

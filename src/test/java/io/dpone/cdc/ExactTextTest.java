@@ -28,6 +28,10 @@ class ExactTextTest {
         Blocker b = ExactText.firstLoneSurrogate(CdcIdentityTest.STREAM, List.of(nested));
         assertEquals(CdcBlockers.VALUE_OUT_OF_RANGE, b.code());
         assertEquals("changes[0].data.doc", b.subject());
+        CdcEvent meta = new CdcEvent(CdcOperation.insert, "0x10", 1, "dbo", "orders", Map.of("order_id", 1),
+            Map.of("backend", "mssql_cdc", "note", "x\udbff"));
+        assertEquals("changes[0].metadata.note", ExactText.firstLoneSurrogate(CdcIdentityTest.STREAM,
+            List.of(meta)).subject());
         assertNull(ExactText.firstLoneSurrogate(CdcIdentityTest.STREAM, List.of(CdcIdentityTest.event(
             CdcOperation.insert, "0x10", 1, 1))));
     }

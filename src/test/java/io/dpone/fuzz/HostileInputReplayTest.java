@@ -42,6 +42,35 @@ class HostileInputReplayTest {
     }
 
     @Test
+    void aLoneSurrogatePlantedAnywhereInTheBatchIsRefused() throws Exception {
+        // seeded: a random lone surrogate (as a JSON escape, how an export carries one) replaces or joins a random
+        // string of the batch: a value, a column name or a metadata value; each case is refused with nothing written
+        long seed = FuzzInvariants.seed();
+        java.util.Random random = new java.util.Random(seed + 37);
+        Path baseline = LocalTick.baseline(root);
+        String events = Files.readString(Path.of(BATCH2));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([A-Za-z_ ]{2,24})\"").matcher(events);
+        List<int[]> strings = new java.util.ArrayList<>();
+        while (m.find()) {
+            if (!List.of("operation", "position", "sequence", "source_schema", "source_table", "data", "metadata",
+                "changes", "next_offset", "backend", "token", "columns", "name", "type", "nullable",
+                "snapshot_complete", "high_watermark", "insert", "update", "delete", "orders", "dbo", "order_id",
+                "mssql_cdc")
+                .contains(m.group(1))) {
+                strings.add(new int[] {m.start(1), m.end(1)});
+            }
+        }
+        int cases = Math.min(12, FuzzInvariants.cases(12));
+        for (int i = 0; i < cases; i++) {
+            int[] at = strings.get(random.nextInt(strings.size()));
+            String escape = String.format("\\u%04x", 0xd800 + random.nextInt(0x800));
+            int where = at[0] + random.nextInt(at[1] - at[0] + 1);
+            String text = events.substring(0, where) + escape + events.substring(where);
+            refusedUnchanged(baseline, i, text.getBytes(StandardCharsets.UTF_8), "cdc_runtime.value_out_of_range");
+        }
+    }
+
+    @Test
     void danglingLinksAtTheTickLocksAreNotFollowed() throws Exception {
         // issue 37: a dangling link at <checkpoint>.lock or .dpone-sink.lock used to create its target
         Path baseline = LocalTick.baseline(root);

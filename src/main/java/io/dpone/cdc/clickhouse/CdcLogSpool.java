@@ -1,11 +1,11 @@
 package io.dpone.cdc.clickhouse;
 
-import io.dpone.connect.PrivateFiles;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.ParallelSlices;
 import io.dpone.cdc.StreamIdentity;
+import io.dpone.connect.PrivateFiles;
 import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
 import io.dpone.format.RowBinaryEncoder;
@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,15 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.CdcApplyBatch;
-import io.dpone.connect.Redactor;
-import io.dpone.cdc.ExactText;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcIdempotencyService;
 import io.dpone.cdc.CdcSinkApplier;
+import io.dpone.cdc.ExactText;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.Redactor;
 import io.dpone.error.DponeException;
 import io.dpone.source.SourceColumn;
 import java.io.IOException;
