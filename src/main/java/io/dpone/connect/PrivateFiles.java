@@ -20,12 +20,14 @@ import java.util.Set;
 
 /**
  * How dpone creates files and directories that hold rows, state or diagnostics, so that no other user can read them
- * and no link planted at a predictable name redirects a write: directories are created 0700 (an existing one this
- * user owns is narrowed to 0700 where dpone owns the place, {@link #ownDirectory}; one owned by another user is
- * refused, link or not), files 0600 and only with
- * {@code O_EXCL} ({@link StandardOpenOption#CREATE_NEW}: a file or link already at the name, dangling or not, fails the
- * call) or, for lock files that outlive a process, with {@code O_NOFOLLOW}. Files whose name need not be stable get
- * a random one ({@link #tempFile}). On a file system without POSIX permissions only the link rules apply.
+ * and no link planted at a predictable name redirects a write. Directories are created 0700; where dpone owns the place
+ * ({@link #ownDirectory}) an existing one this user owns is narrowed to 0700 and one another user owns (link or not)
+ * is refused. Files are 0600 and created only with {@code O_EXCL} ({@link StandardOpenOption#CREATE_NEW}: a file or
+ * link already at the name, dangling or not, fails the call) or, for lock files that outlive a process, opened with
+ * {@code O_NOFOLLOW}. Files whose name need not be stable get a random one ({@link #tempFile}). On a file system
+ * without POSIX permissions only the link rules apply. The one helper for this: {@code route}, {@code cdc},
+ * {@code clickhouse}, {@code format}, {@code storage}, {@code report} and {@code watchdog} all sit above
+ * {@code connect}.
  */
 public final class PrivateFiles {
     public static final Set<PosixFilePermission> DIRECTORY = Collections.unmodifiableSet(
