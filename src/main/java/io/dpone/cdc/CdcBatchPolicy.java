@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * Policy checks on a batch before anything is applied: every change belongs to the stream's source table and
  * backend, the next offset belongs to the backend and does not move backwards, and a non-empty apply set comes
- * with a next offset. Backend-neutral: no reader or sink is named here.
+ * with a next offset, every name and text value is exact UTF-16 ({@link ExactText}). Backend-neutral: no reader or sink is named here.
  */
 public final class CdcBatchPolicy {
     private CdcBatchPolicy() {
@@ -36,7 +36,12 @@ public final class CdcBatchPolicy {
                     Map.of("expected", stream.backend(), "found", String.valueOf(backend))));
             }
         }
-        typedValues(stream, batch, blockers);
+        Blocker inexact = ExactText.firstLoneSurrogate(stream, changes);
+        if (inexact != null) {
+            blockers.add(inexact);
+        } else {
+            typedValues(stream, batch, blockers);
+        }
         CdcOffset next = batch.nextOffset();
         if (next != null) {
             if (!stream.backend().equals(next.backend())) {

@@ -154,7 +154,15 @@ public final class CdcHashes {
         return r;
     }
 
+    /**
+     * SHA-256 of {@code text}'s exact UTF-8 bytes. A lone surrogate has none (the JDK's encoder would write {@code ?},
+     * so two distinct texts would hash alike): it is refused with {@link IllegalArgumentException}; the batch policy
+     * and every sink refuse such text typed before it gets here ({@link ExactText}).
+     */
     public static String sha256Hex(String text) {
+        if (!ExactText.exact(text)) {
+            throw new IllegalArgumentException("text with an unpaired UTF-16 surrogate has no exact UTF-8 bytes");
+        }
         MessageDigest md = sha256();
         return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
     }

@@ -67,6 +67,12 @@ public final class DemoCommand {
         try {
             ConnectionSpec spec = ConnectionContext.fromEnvironment().resolve(alias, ConnectionType.MSSQL,
                 "--connection");
+            try {
+                io.dpone.connect.EmbeddedDefaults.privateSource(spec.url()); // the demo rows: 0700 directory
+            } catch (java.io.IOException e) {
+                throw new DponeException(BlockerCode.RUNTIME_UNSAFE_PATH, "--connection",
+                    "the embedded demo source's directory is not private: " + e.getMessage());
+            }
             // the source connection every command opens (typed connection.failed, no endpoint), made writable
             Connection c = io.dpone.source.SourceConnections.open(spec, "dpone-demo");
             String line;

@@ -6,7 +6,6 @@ import io.dpone.clickhouse.chdb.ChdbInstaller;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -69,7 +68,7 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
 
     private static ChdbConnection connect(Path dataPath, Path configFile) {
         try {
-            Files.createDirectories(dataPath);
+            io.dpone.connect.PrivateFiles.ownDirectory(dataPath); // 0700: the engine writes its files 0644
             Path library = ChdbInstaller.forUserCache().ensureInstalled();
             ChdbConnection connection = ChdbConnection.open(library, dataPath, configFile);
             // session setting: NaN and infinities as strings, not null (a float must never read back as SQL NULL)
@@ -80,7 +79,7 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
                 "embedded ClickHouse is unavailable: " + e.getMessage());
         } catch (IOException e) {
             throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",
-                "embedded ClickHouse data directory cannot be created");
+                "embedded ClickHouse data directory cannot be created or is not private: " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dpone.clickhouse;
 
+import io.dpone.connect.PrivateFiles;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.io.IOException;
@@ -8,9 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * dpone's own lock on an embedded engine's data directory ({@value #FILE}, an OS file lock that dies with its
@@ -34,9 +33,8 @@ final class EngineDirectoryLock implements AutoCloseable {
     static EngineDirectoryLock take(Path dataPath) {
         FileChannel channel = null;
         try {
-            Files.createDirectories(dataPath);
-            channel = FileChannel.open(dataPath.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+            PrivateFiles.ownDirectory(dataPath); // the engine's data: 0700, whatever modes the engine gives its files
+            channel = PrivateFiles.lockFile(dataPath.resolve(FILE)); // a link at the name is refused, never followed
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -54,6 +52,10 @@ final class EngineDirectoryLock implements AutoCloseable {
             channel.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid())
                 .getBytes(StandardCharsets.US_ASCII)), 0);
             return new EngineDirectoryLock(channel, lock);
+        } catch (PrivateFiles.Unsafe e) {
+            closeQuietly(channel);
+            throw new DponeException(BlockerCode.RUNTIME_UNSAFE_PATH, "clickhouse",
+                "the embedded ClickHouse data directory ($DPONE_HOME/clickhouse) is not private: " + e.getMessage());
         } catch (IOException e) {
             closeQuietly(channel);
             throw new DponeException(BlockerCode.SINK_ENGINE_UNAVAILABLE, "clickhouse",

@@ -12,8 +12,10 @@ import java.nio.file.Path;
 /**
  * Reads a local input file (a manifest, a connection context, a serve configuration, a CDC events file or
  * checkpoint) through a byte bound: a regular file's size is looked at before it is opened, and anything else
- * ({@code /dev/zero}, a pipe, a {@code /proc} file that reports size 0) is read through a stream that stops one byte
- * past the bound. A file over the bound is {@link TooLarge}, and is never held in memory whole.
+ * (a {@code /proc} file that reports size 0) is read through a stream that stops one byte past the bound. A file over
+ * the bound is {@link TooLarge}, and is never held in memory whole. A file that is not a regular file (a FIFO, which
+ * would block the open until a writer comes, a device such as {@code /dev/zero}, a socket) is {@link NotRegular},
+ * refused before it is opened.
  */
 public final class BoundedFile {
     /** The largest bound a caller may ask for: what one Java array can hold. */
@@ -35,7 +37,23 @@ public final class BoundedFile {
         }
     }
 
+    /** The input is not a regular file (a FIFO, a device, a socket, a directory); it was not opened. */
+    public static final class NotRegular extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotRegular(Path file) {
+            super(file.getFileName() + " is not a regular file (a FIFO, a device or a socket); it was not opened");
+        }
+    }
+
     private BoundedFile() {
+    }
+
+    /** Refuses an existing {@code file} that is not a regular file, before anything opens it. */
+    public static void requireRegular(Path file) throws NotRegular {
+        if (Files.exists(file) && !PrivateFiles.regularInput(file)) {
+            throw new NotRegular(file);
+        }
     }
 
     /** The bytes of {@code file}, at most {@code maxBytes} of them; {@link TooLarge} when there are more. */
@@ -43,7 +61,8 @@ public final class BoundedFile {
         if (maxBytes < 0 || maxBytes > MAX_BOUND) {
             throw new IllegalArgumentException("bound out of range: " + maxBytes);
         }
-        if (Files.isRegularFile(file) && Files.size(file) > maxBytes) {
+        requireRegular(file);
+        if (Files.size(file) > maxBytes) {
             throw new TooLarge(maxBytes);
         }
         byte[] bytes;

@@ -86,6 +86,10 @@ public final class ConnectionContext {
         } catch (java.nio.file.NoSuchFileException e) {
             throw invalid("$", "connection context: " + origin + " does not exist; create it (docs/connections.md) "
                 + "or unset " + ENV + " to use the embedded default");
+        } catch (BoundedFile.NotRegular e) {
+            throw invalid("$", "connection context: " + origin + (java.nio.file.Files.isDirectory(file)
+                ? " cannot be read (it is a directory)"
+                : " is not a regular file (a FIFO, a device or a socket); it was not opened"));
         } catch (IOException | RuntimeException e) {
             throw invalid("$", "connection context: " + origin + " cannot be read"
                 + (java.nio.file.Files.isDirectory(file) ? " (it is a directory)" : " (permissions?)"));

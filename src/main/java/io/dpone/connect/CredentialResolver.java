@@ -29,6 +29,13 @@ public final class CredentialResolver {
      */
     private static String readBounded(ContextEntry e, String subject) {
         byte[] bytes;
+        try {
+            BoundedFile.requireRegular(Path.of(e.passwordFile()));
+        } catch (IOException | RuntimeException ex) {
+            throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, subject,
+                "credential file for alias '" + e.alias() + "' is not a regular file (a FIFO, a device or a socket); "
+                    + "it was not opened");
+        }
         try (java.io.InputStream in = Files.newInputStream(Path.of(e.passwordFile()))) {
             bytes = in.readNBytes(MAX_CREDENTIAL_BYTES + 1);
         } catch (IOException | RuntimeException ex) {

@@ -39,6 +39,18 @@ public final class EmbeddedDefaults {
             + ";TRACE_LEVEL_FILE=0";
     }
 
+    /**
+     * When {@code url} is the embedded demo source's ({@code $DPONE_HOME/source}), makes its directory private (0700,
+     * see {@link PrivateFiles#ownDirectory}) before H2 creates its files there with its own modes; any other URL is
+     * left alone.
+     */
+    public static void privateSource(String url) throws java.io.IOException {
+        Path dir = home().resolve("source");
+        if (h2Url(dir.resolve("demo")).equals(url)) {
+            PrivateFiles.ownDirectory(dir);
+        }
+    }
+
     static ConnectionContext context() {
         return context(home());
     }

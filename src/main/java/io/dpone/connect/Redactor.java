@@ -48,6 +48,9 @@ import java.util.UUID;
  * single-character-class repetition only (no nested quantifiers, no repeated alternation groups), and are guarded
  * by cheap substring checks, so a log line costs a few linear scans and cannot backtrack catastrophically.
  *
+ * <p>Text a server wrote passes {@link #serverText(String)}, which adds shape patterns (hosts, userinfo, e-mail
+ * addresses) and a length cap to these rules.
+ *
  * <p>This class is the entry point and holds the registered secrets (rule 1) and the structured-value walk; rules 2
  * to 7 are the pattern catalogue {@code RedactionPatterns}, and {@link #describe(Throwable)} is
  * {@code ThrowableDescription}.
@@ -157,6 +160,16 @@ public final class Redactor {
             }
         }
         return RedactionPatterns.scrub(s);
+    }
+
+    /**
+     * Text a server wrote (an error body, whatever it holds): {@link #redact(String)}, then by shape, not by known
+     * value: {@code user:password@}, e-mail addresses, {@code host=} values, IP addresses, names with a port and
+     * dotted host names become placeholders, and the text is cut to 2,000 characters ({@code ServerTextPatterns}).
+     * Null stays null.
+     */
+    public String serverText(String text) {
+        return text == null || text.isEmpty() ? text : ServerTextPatterns.scrub(redact(text));
     }
 
     /**

@@ -30,6 +30,8 @@ public enum BlockerCode {
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_UNKNOWN("run.run_unknown"),
     RUN_ROUTE_UNAVAILABLE("run.route_unavailable"),
+    RUN_GATES_MISSING("run.gates_missing"),
+    RUN_NOT_PUBLISHED("run.not_published"),
     // source
     SOURCE_TABLE_MISSING("source.table_missing"),
     SOURCE_TYPE_UNSUPPORTED("source.type_unsupported"),
@@ -153,6 +155,7 @@ public enum BlockerCode {
     // generic
     PHASE_TIMEOUT("runtime.phase_timeout"),
     INTERRUPTED("runtime.interrupted"),
+    RUNTIME_UNSAFE_PATH("runtime.unsafe_path"),
     INTERNAL_ERROR("runtime.internal_error");
 
     private final String code;

@@ -5,7 +5,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,7 +23,7 @@ public final class RowBinaryFormat implements ChunkFormat {
     @Override
     public ChunkWriter open(Path file, List<SourceColumn> columns) {
         try {
-            return new Writer(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+            return new Writer(new BufferedOutputStream(io.dpone.connect.PrivateFiles.replace(file), 1 << 16));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a chunk file", e);
         }

@@ -8,7 +8,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -52,7 +51,7 @@ public final class TabSeparatedFormat implements ChunkFormat {
     @Override
     public ChunkWriter open(Path file, List<SourceColumn> columns) {
         try {
-            return new Writer(new BufferedOutputStream(Files.newOutputStream(file), BUFFER), columns);
+            return new Writer(new BufferedOutputStream(io.dpone.connect.PrivateFiles.replace(file), BUFFER), columns);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

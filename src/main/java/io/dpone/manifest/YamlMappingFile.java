@@ -68,6 +68,9 @@ public record YamlMappingFile(String what, BlockerCode unreadable, BlockerCode n
                 + " bytes; it was not read");
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new DponeException(unreadable, "$", what + " file cannot be read as UTF-8");
+        } catch (BoundedFile.NotRegular e) {
+            throw new DponeException(unreadable, "$", what + " file is not a regular file (a FIFO, a device or a "
+                + "socket); it was not opened");
         } catch (IOException | RuntimeException e) {
             throw new DponeException(unreadable, "$", what + " file '" + file + "' cannot be read (permissions?)");
         }

@@ -64,8 +64,8 @@ public final class AtomicFiles {
     public static void write(Path target, byte[] content) {
         try {
             Path dir = target.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, tempPrefix(target), ".tmp");
+            io.dpone.connect.PrivateFiles.directory(dir); // missing directories 0700
+            Path tmp = io.dpone.connect.PrivateFiles.tempFile(dir, tempPrefix(target), ".tmp"); // random name, 0600
             try {
                 try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                     ch.write(java.nio.ByteBuffer.wrap(content));

@@ -98,6 +98,19 @@ public final class FullRefreshRunner {
         return report(run, blockers);
     }
 
+    /**
+     * Why a route that ended without a failure still did not pass: its gates did not all run and pass, or it never
+     * published. A route file decides the steps; it never decides that a run passed.
+     */
+    static List<Blocker> unproven(TransferRun run) {
+        List<Blocker> out = new java.util.ArrayList<>(GateEvidence.problems(run));
+        if (!run.published()) {
+            out.add(Blocker.of(BlockerCode.RUN_NOT_PUBLISHED, run.plan().routeId(),
+                "route '" + run.plan().routeId() + "' ended without publishing the run"));
+        }
+        return out;
+    }
+
     static List<Blocker> blockersOf(Throwable t) {
         // a typed failure inside a split step arrives wrapped ("Multicast processing failed ..."): keep its blockers
         // and so does a server's refusal of a chunk's insert: its message, never Camel's exchange text
@@ -115,7 +128,8 @@ public final class FullRefreshRunner {
         return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
     }
 
-    private static RunReport report(TransferRun run, List<Blocker> blockers) {
+    private static RunReport report(TransferRun run, List<Blocker> failures) {
+        List<Blocker> blockers = failures.isEmpty() ? unproven(run) : failures;
         Instant end = Instant.now();
         RunPlan plan = run.plan();
         RunCounters counted = run.counters();

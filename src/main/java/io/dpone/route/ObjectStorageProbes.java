@@ -229,7 +229,7 @@ final class ObjectStorageProbes {
     /** Writes a one-row Parquet chunk where the run spools its chunks: both the writer and the spool must work. */
     private static Path writeSentinel(Path dir) throws IOException {
         ChunkFormat parquet = ChunkFormats.byName("parquet");
-        Files.createDirectories(dir);
+        io.dpone.connect.PrivateFiles.ownDirectory(dir);
         Path file = dir.resolve("sentinel.parquet");
         ByteBuf buf = new ByteBuf(16);
         buf.writeLongLE(1L);

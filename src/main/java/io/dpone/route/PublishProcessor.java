@@ -9,7 +9,8 @@ import org.apache.camel.Processor;
  * Atomic finalize: records the run's gate evidence durably, then swaps the staging table into the target name
  * with one {@code EXCHANGE TABLES} (or {@code RENAME} for a first load). The predecessor now sits under this run's
  * own staging name; {@link DropPredecessorProcessor} drops it. A crash after the swap is recognised on resume by the
- * target's generation comment, so the swap is never repeated.
+ * target's generation comment, so the swap is never repeated. A run whose gates did not all run and pass is refused
+ * ({@link GateEvidence}), so a route file that drops or replaces the gates step cannot publish.
  */
 public final class PublishProcessor implements Processor {
     @Override
@@ -18,6 +19,7 @@ public final class PublishProcessor implements Processor {
         SinkSpec sink = run.plan().manifest().sink();
         TableAdmin admin = new TableAdmin(run.clickhouse());
         long t0 = System.nanoTime();
+        GateEvidence.requireComplete(run); // whatever the route file says: no gates, no publication
         RunJournal.save(run);
         if (admin.exists(sink.table().schema(), sink.table().name())) {
             admin.exchange(sink.stagingSchema(), run.stagingTable(), sink.table().schema(), sink.table().name());

@@ -38,14 +38,7 @@ public final class QualityGateProcessor implements Processor {
         }
         // prepare started it on the staging table (a resume after publish has none: the route skips this step)
         TargetStats target = run.stagingStats().finish(List.copyOf(source.distinctCounts().keySet()));
-        var columns = run.table().columns();
-        List<QualityGate> gates = List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(),
-            new TypedHashGate(run.plan().manifest().quality().typedHash()),
-            new FidelityGate("decimal", FidelityColumns.decimal(columns)),
-            new FidelityGate("float", FidelityColumns.floats(columns)),
-            new FidelityGate("unicode", FidelityColumns.unicode(columns)),
-            new MetadataColumnsGate());
-        for (QualityGate gate : gates) {
+        for (QualityGate gate : gates(run.plan().manifest().quality().typedHash(), run.table().columns())) {
             run.addGate(gate.evaluate(source, target));
         }
         run.counters().addStep("dq", t0);
@@ -55,5 +48,14 @@ public final class QualityGateProcessor implements Processor {
         if (!failed.isEmpty()) {
             throw new DponeException(failed);
         }
+    }
+
+    /** The gates every published run passes (or skips, where the gate itself says why), in report order. */
+    static List<QualityGate> gates(String typedHash, List<io.dpone.source.SourceColumn> columns) {
+        return List.of(new RowCountGate(), new NullCountGate(), new DistinctCountGate(), new TypedHashGate(typedHash),
+            new FidelityGate("decimal", FidelityColumns.decimal(columns)),
+            new FidelityGate("float", FidelityColumns.floats(columns)),
+            new FidelityGate("unicode", FidelityColumns.unicode(columns)),
+            new MetadataColumnsGate());
     }
 }

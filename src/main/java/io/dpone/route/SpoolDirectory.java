@@ -16,7 +16,7 @@ final class SpoolDirectory {
         Path dir = workDir.resolve("spool").resolve(runKey);
         delete(dir);
         try {
-            return Files.createDirectories(dir);
+            return io.dpone.connect.PrivateFiles.ownDirectory(dir); // 0700: chunks hold rows
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the chunk spool directory", e);
         }

@@ -3,7 +3,6 @@ package io.dpone.storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -43,9 +42,12 @@ public final class EmbeddedS3 implements AutoCloseable {
     /** Starts an endpoint whose buckets are directories under {@code baseDir} (created if missing). */
     public static EmbeddedS3 filesystem(Path baseDir) {
         try {
-            Files.createDirectories(baseDir);
+            io.dpone.connect.PrivateFiles.ownDirectory(baseDir); // 0700; another user's directory or link is refused
+        } catch (io.dpone.connect.PrivateFiles.Unsafe e) {
+            throw new io.dpone.error.DponeException(io.dpone.error.BlockerCode.RUNTIME_UNSAFE_PATH, "s3",
+                "the embedded S3 directory is not private: " + e.getMessage());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create embedded S3 directory " + baseDir, e);
+            throw new UncheckedIOException("cannot create embedded S3 directory " + baseDir.getFileName(), e);
         }
         Properties properties = new Properties();
         properties.setProperty("jclouds.filesystem.basedir", baseDir.toAbsolutePath().toString());

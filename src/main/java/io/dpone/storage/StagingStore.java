@@ -37,7 +37,7 @@ public final class StagingStore implements AutoCloseable {
     /** Opens the store for {@code bucket} through {@code spec}. */
     public static StagingStore open(ConnectionSpec spec, String bucket) {
         if (spec.embedded()) {
-            // an embedded s3 alias without options.path keeps its objects under $DPONE_HOME, as the default's does
+            // without a path: under DPONE_HOME (private), never a shared, predictable name in the temp directory
             EmbeddedS3 s3 = embedded(Path.of(spec.option("path",
                 io.dpone.connect.EmbeddedDefaults.home().resolve("s3").toString())));
             s3.createBucket(bucket);

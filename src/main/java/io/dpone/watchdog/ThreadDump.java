@@ -1,12 +1,12 @@
 package io.dpone.watchdog;
 
+import io.dpone.connect.PrivateFiles;
 import java.io.IOException;
 import java.lang.management.LockInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MonitorInfo;
 import java.lang.management.ThreadInfo;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -61,8 +61,12 @@ public final class ThreadDump {
         String name = "threads-" + phase.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + STAMP.format(Instant.now())
             + ".txt";
         try {
-            Files.createDirectories(directory);
-            Files.writeString(directory.resolve(name), text(), StandardCharsets.UTF_8);
+            // a new file only (0600, O_EXCL): a link planted at the predictable name is never followed; the directory
+            // may be one a person named (--output-dir), so only a missing one is created (0700)
+            PrivateFiles.directory(directory);
+            try (java.io.OutputStream out = PrivateFiles.createNew(directory.resolve(name))) {
+                out.write(text().getBytes(StandardCharsets.UTF_8));
+            }
             return name;
         } catch (IOException | RuntimeException e) {
             return null;

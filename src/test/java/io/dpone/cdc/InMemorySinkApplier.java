@@ -27,6 +27,7 @@ final class InMemorySinkApplier implements CdcSinkApplier {
 
     @Override
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        ExactText.require(stream, batch.events());
         int applied = 0;
         int present = 0;
         if (passed) {

@@ -71,4 +71,28 @@ class EngineDirectoryLockTest {
         }
         EngineDirectoryLock.take(data).close();
     }
+
+    @Test
+    void aLinkAtTheLockFilesNameIsRefusedTypedAndTheDataDirectoryIsPrivate() throws Exception {
+        // issue 37: a planted link (present or dangling) at the lock's name is never followed
+        Path data = Files.createDirectories(home.resolve("planted"));
+        Files.setPosixFilePermissions(data, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path victim = Files.writeString(home.resolve("victim"), "keep");
+        Files.createSymbolicLink(data.resolve(EngineDirectoryLock.FILE), victim);
+        io.dpone.error.DponeException e = org.junit.jupiter.api.Assertions.assertThrows(
+            io.dpone.error.DponeException.class, () -> EngineDirectoryLock.take(data));
+        assertEquals("runtime.unsafe_path", e.blockers().get(0).code());
+        assertEquals("keep", Files.readString(victim));
+        Files.delete(data.resolve(EngineDirectoryLock.FILE));
+        Files.createSymbolicLink(data.resolve(EngineDirectoryLock.FILE), home.resolve("would-be-created"));
+        org.junit.jupiter.api.Assertions.assertThrows(io.dpone.error.DponeException.class,
+            () -> EngineDirectoryLock.take(data));
+        org.junit.jupiter.api.Assertions.assertFalse(Files.exists(home.resolve("would-be-created")));
+        Files.delete(data.resolve(EngineDirectoryLock.FILE));
+        EngineDirectoryLock.take(data).close();
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(data)), "the engine's data directory is 0700");
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(data.resolve(EngineDirectoryLock.FILE))));
+    }
 }

@@ -34,7 +34,7 @@ class CredentialFileTest {
         Path zero = Path.of("/dev/zero");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "a Linux machine");
         Blocker b = assertThrows(DponeException.class, () -> resolve(zero)).blockers().get(0);
-        assertEquals("connection.credential_too_large", b.code());
+        assertEquals("connection.credential_missing", b.code()); // issue 37: not a regular file, refused unopened
         assertTrue(b.message().contains("alias 'ch'") && !b.message().contains("/dev/zero"), b.message());
     }
 

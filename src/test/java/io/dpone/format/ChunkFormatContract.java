@@ -230,6 +230,23 @@ abstract class ChunkFormatContract {
         assertEquals(Files.size(file), w.bytes());
     }
 
+    @Test
+    void aChunkFileIsPrivateAndALinkAtItsNameIsNotFollowed() throws Exception {
+        // issue 37: chunks hold rows (0600), and a link planted at a chunk's name never redirects the write
+        List<SourceColumn> columns = List.of(new SourceColumn("id", "bigint", false, new IntegerType(64, false)));
+        ChunkFormat format = format();
+        Path victim = Files.writeString(dir.resolve("victim-" + getClass().getSimpleName()), "keep");
+        Path file = dir.resolve("linked-" + getClass().getSimpleName() + "." + format.extension());
+        Files.createSymbolicLink(file, victim);
+        List<Object[]> rows = new java.util.ArrayList<>();
+        rows.add(new Object[] {1L});
+        write(format, file, columns, rows);
+        assertEquals("keep", Files.readString(victim));
+        assertTrue(!Files.isSymbolicLink(file) && Files.size(file) > 0);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(file)));
+    }
+
     // ---- helpers
 
     /** Writes {@code rows} and returns their typed hash (xxHash64 of each row's RowBinary, summed). */

@@ -379,6 +379,7 @@ class TransferProcessorsTest {
         ch.table(DB, "orders", "dpone:run=older").table(DB, staging(), run.plan().generationComment());
         run.sourceStats(new SourceStats(3, Map.of(), 0, 3, 10, Map.of(), Map.of()));
         run.addGate(GateResult.passed("row_count", Map.of("source", 3, "target", 3)));
+        gatesPassed(run, "row_count");
         Path journal = RunJournal.path(run);
         ch.beforeEach = sql -> {
             if (sql.startsWith("EXCHANGE")) {
@@ -390,7 +391,39 @@ class TransferProcessorsTest {
         assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
         assertEquals("dpone:run=older", ch.comment(DB, staging()), "the predecessor waits under the staging name");
         assertTrue(run.published());
-        assertEquals(List.of("row_count"), RunJournal.load(run).gates().stream().map(GateResult::gate).toList());
+        assertEquals(GateEvidence.REQUIRED, RunJournal.load(run).gates().stream().map(GateResult::gate).toList());
+    }
+
+    /** Every required gate passed, but {@code already} (added by the test itself). */
+    private static void gatesPassed(TransferRun run, String... already) {
+        GateEvidence.REQUIRED.stream().filter(g -> !List.of(already).contains(g))
+            .forEach(g -> run.addGate(GateResult.passed(g, Map.of())));
+    }
+
+    @Test
+    void publishRefusesARunWhoseGatesDidNotAllRunOrPassAndTouchesNothing() throws Exception {
+        // issue 37: whatever the route says, no evidence, no publication: no journal, no swap
+        run.claimStaging();
+        ch.table(DB, "orders", "dpone:run=older").table(DB, staging(), run.plan().generationComment());
+        run.sourceStats(new SourceStats(3, Map.of(), 0, 3, 10, Map.of(), Map.of()));
+        run.addGate(GateResult.passed("row_count", Map.of()));
+        io.dpone.error.DponeException missing = org.junit.jupiter.api.Assertions.assertThrows(
+            io.dpone.error.DponeException.class, () -> new PublishProcessor().process(exchange(run)));
+        assertEquals("run.gates_missing", missing.blockers().get(0).code());
+        assertEquals(GateEvidence.REQUIRED.subList(1, GateEvidence.REQUIRED.size()),
+            missing.blockers().get(0).details().get("missing_gates"));
+        gatesPassed(run, "row_count", "typed_hash");
+        io.dpone.error.Blocker mismatch = io.dpone.error.Blocker.of(io.dpone.error.BlockerCode.QUALITY_TYPED_HASH_MISMATCH,
+            "typed_hash", "differs");
+        run.addGate(GateResult.failed("typed_hash", Map.of(), mismatch));
+        io.dpone.error.DponeException failed = org.junit.jupiter.api.Assertions.assertThrows(
+            io.dpone.error.DponeException.class, () -> new PublishProcessor().process(exchange(run)));
+        assertEquals(List.of("quality.typed_hash_mismatch"), failed.blockers().stream().map(b -> b.code()).toList());
+        assertFalse(Files.exists(RunJournal.path(run)), "no evidence journal for a refused run");
+        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("EXCHANGE") || s.startsWith("RENAME")),
+            ch.statements.toString());
+        assertEquals("dpone:run=older", ch.comment(DB, "orders"), "the target is untouched");
+        assertFalse(run.published());
     }
 
     @Test
@@ -398,6 +431,7 @@ class TransferProcessorsTest {
         run.claimStaging();
         ch.table(DB, staging(), run.plan().generationComment());
         run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+        gatesPassed(run);
         Path journal = RunJournal.path(run);
         Files.createDirectories(journal.getParent());
         Path stale = Files.writeString(journal.resolveSibling("." + journal.getFileName() + "4711.tmp"), "{\"ha");
@@ -413,6 +447,7 @@ class TransferProcessorsTest {
         run.claimStaging();
         ch.table(DB, staging(), run.plan().generationComment());
         run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+        gatesPassed(run);
         new PublishProcessor().process(exchange(run));
         assertTrue(ch.statements.stream().anyMatch(s -> s.startsWith("RENAME TABLE")), ch.statements.toString());
         assertFalse(ch.exists(DB, staging()));

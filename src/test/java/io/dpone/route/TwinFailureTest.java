@@ -158,6 +158,22 @@ class TwinFailureTest {
     }
 
     @Test
+    void aServerErrorBodyIsRedactedByShape() throws Exception {
+        // issue 37: a 500 body echoes whatever the server put in it; none of it reaches the report
+        String body = "upstream admin:Hunter2pw@10.20.30.40:9000 said password=Sup3rSecret9 secret: s3cr3tV4lue "
+            + "for ops@corp.example.com via ch-7.prod.internal";
+        RunReport r = failedAfterAGoodRun("fail_insert=1&message=" + java.net.URLEncoder.encode(body,
+            java.nio.charset.StandardCharsets.UTF_8), Map.of());
+        assertTyped(r, "sink.load_failed");
+        String json = ReportWriter.json(r);
+        for (String leak : List.of("Hunter2pw", "10.20.30.40", "Sup3rSecret9", "s3cr3tV4lue", "ops@corp",
+            "corp.example.com", "ch-7.prod.internal", "admin:")) {
+            assertFalse(json.contains(leak), leak + " in " + json);
+        }
+        assertTrue(json.contains("MEMORY_LIMIT_EXCEEDED"), "the server's error name stays: " + json);
+    }
+
+    @Test
     void anHttp5xxFromAProxyPublishesNothing() throws Exception {
         assertTyped(failedAfterAGoodRun("http_status=502&times=100", Map.of()), "connection.failed");
     }

@@ -5,6 +5,7 @@ import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.ParallelSlices;
 import io.dpone.cdc.StreamIdentity;
+import io.dpone.connect.PrivateFiles;
 import io.dpone.error.DponeException;
 import io.dpone.format.ByteBuf;
 import io.dpone.format.RowBinaryEncoder;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ final class CdcLogSpool {
      */
     static Path file(Path dir, String target, String batchId) {
         try {
-            Files.createDirectories(dir);
+            PrivateFiles.ownDirectory(dir); // 0700; refused when another user owns it (a link planted at its name)
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -85,7 +85,7 @@ final class CdcLogSpool {
                       Map<String, SourceColumn> types) {
         List<String> columns = List.copyOf(payload);
         SourceColumn[] typed = columns.stream().map(types::get).toArray(SourceColumn[]::new);
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16)) {
+        try (OutputStream out = new BufferedOutputStream(PrivateFiles.replace(spool), 1 << 16)) {
             for (int round = 0; round < rows.size(); round += ROUND_ROWS) {
                 int base = round;
                 int size = Math.min(ROUND_ROWS, rows.size() - round);

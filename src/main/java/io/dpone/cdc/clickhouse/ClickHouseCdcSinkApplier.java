@@ -4,10 +4,12 @@ import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcIdempotencyService;
 import io.dpone.cdc.CdcSinkApplier;
+import io.dpone.cdc.ExactText;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.Redactor;
 import io.dpone.error.DponeException;
 import io.dpone.source.SourceColumn;
 import java.io.IOException;
@@ -91,6 +93,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
 
     @Override
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        ExactText.require(stream, batch.events()); // a lone surrogate: typed, before anything is spooled or sent
         try {
             return applyChecked(stream, batch);
         } catch (DponeException e) {
@@ -98,7 +101,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         } catch (RuntimeException e) {
             // the sink said no (or could not be reached): not applied, never durable; the message is ClickHouse's
             return receipt(batch, false, false, 0, 0, false, "ClickHouse CDC log apply failed: "
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())),
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? ""
+                    : ": " + Redactor.global().serverText(firstLine(e.getMessage()))),
                 Map.of());
         }
     }

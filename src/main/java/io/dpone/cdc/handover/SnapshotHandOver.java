@@ -144,7 +144,7 @@ public final class SnapshotHandOver {
         doc.put("backend", cdc.backend());
         doc.put("position", position);
         try {
-            Files.createDirectories(file.getParent());
+            io.dpone.connect.PrivateFiles.directory(file.toAbsolutePath().getParent());
             AtomicFiles.write(file, Json.MAPPER.writeValueAsString(doc) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -3,15 +3,14 @@ package io.dpone.cdc.local;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcTickFence;
 import io.dpone.cdc.StreamIdentity;
+import io.dpone.connect.PrivateFiles;
 import io.dpone.error.DponeException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +77,11 @@ public final class FileTickFence implements CdcTickFence {
 
     private static FileChannel open(Path lockFile) {
         try {
-            Files.createDirectories(lockFile.toAbsolutePath().getParent());
-            return FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            PrivateFiles.directory(lockFile.toAbsolutePath().getParent());
+            return PrivateFiles.lockFile(lockFile); // a link at the lock's name is refused, never followed
+        } catch (PrivateFiles.Unsafe e) {
+            throw new DponeException(io.dpone.error.BlockerCode.RUNTIME_UNSAFE_PATH, "tick_lock",
+                e.getMessage() + "; nothing was read or applied");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the tick lock " + lockFile.getFileName(), e);
         }

@@ -1,19 +1,20 @@
 package io.dpone.cdc.local;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.dpone.cdc.CdcApplyBatch;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcEvent;
 import io.dpone.cdc.CdcHashes;
 import io.dpone.cdc.CdcIdempotencyService;
 import io.dpone.cdc.CdcSinkApplier;
+import io.dpone.cdc.ExactText;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.DponeException;
 import io.dpone.report.AtomicFiles;
 import io.dpone.report.Json;
 import io.dpone.report.ReportWriter;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ public final class LocalSinkApplier implements CdcSinkApplier {
 
     @Override
     public SinkReceipt apply(StreamIdentity stream, CdcApplyBatch batch) {
+        ExactText.require(stream, batch.events()); // before anything is read or written
         Path rowsFile = sinkDir.resolve(ROWS_FILE);
         Map<String, Object> log = Files.exists(rowsFile) ? load(rowsFile) : newLog(stream);
         if (!stream.streamId().equals(log.get("stream_id"))) {

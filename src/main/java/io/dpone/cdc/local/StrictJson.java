@@ -68,6 +68,9 @@ final class StrictJson {
                 name + " holds more than " + bound + " bytes; it was not read", Map.of("limit_bytes", bound)));
         } catch (NoSuchFileException e) {
             throw CdcBlockers.failure(code, subject, name + " does not exist");
+        } catch (BoundedFile.NotRegular e) {
+            throw CdcBlockers.failure(code, subject, name + " is not a regular file (a FIFO, a device or a socket); "
+                + "it was not opened");
         } catch (IOException e) {
             throw CdcBlockers.failure(code, subject, name + " cannot be read: " + e.getClass().getSimpleName());
         }

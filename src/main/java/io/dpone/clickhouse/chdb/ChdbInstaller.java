@@ -65,8 +65,7 @@ public final class ChdbInstaller {
         }
         try {
             Files.createDirectories(target.getParent());
-            try (FileChannel lockFile = FileChannel.open(target.resolveSibling(".install.lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try (FileChannel lockFile = io.dpone.connect.PrivateFiles.lockFile(target.resolveSibling(".install.lock"));
                  FileLock ignored = lockFile.lock()) {
                 if (!Files.isRegularFile(target)) {
                     install(target);

@@ -1,6 +1,7 @@
 package io.dpone.format.parquet;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -86,20 +87,26 @@ public final class RowGroupFileWriter implements AutoCloseable {
     private final class TrackedOutputFile implements OutputFile {
         private final LocalOutputFile local;
 
+        private final Path path;
+
         TrackedOutputFile(Path path) {
+            this.path = path;
             local = new LocalOutputFile(path);
         }
 
+        /** Created new ({@code O_EXCL}, never through a link at the name), then narrowed to 0600. */
         @Override
         public PositionOutputStream create(long blockSizeHint) throws IOException {
             stream = local.create(blockSizeHint);
+            io.dpone.connect.PrivateFiles.narrow(path);
             return stream;
         }
 
+        /** What is at the name is removed (a link itself, not its target), then the file is created new. */
         @Override
         public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-            stream = local.createOrOverwrite(blockSizeHint);
-            return stream;
+            Files.deleteIfExists(path);
+            return create(blockSizeHint);
         }
 
         @Override

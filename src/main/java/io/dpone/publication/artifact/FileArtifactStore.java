@@ -39,7 +39,7 @@ public final class FileArtifactStore implements ArtifactStore {
                 "the external artifact store must be an absolute path");
         }
         try {
-            Files.createDirectories(root);
+            io.dpone.connect.PrivateFiles.directory(root); // missing directories 0700: artifacts hold rows
         } catch (IOException e) {
             throw new DponeException(BlockerCode.PUBLICATION_ARTIFACT_STORE_INVALID, "external_artifact_store_path",
                 "the external artifact store cannot be created");
@@ -78,8 +78,8 @@ public final class FileArtifactStore implements ArtifactStore {
         Path target = file(dir, extraction.format());
         Path tmp = null;
         try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, ".artifact", ".tmp");
+            io.dpone.connect.PrivateFiles.directory(dir);
+            tmp = io.dpone.connect.PrivateFiles.tempFile(dir, ".artifact", ".tmp"); // random name, 0600
             ArtifactExtraction.Result result = extraction.writeTo(tmp);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);

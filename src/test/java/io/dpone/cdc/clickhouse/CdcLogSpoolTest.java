@@ -126,4 +126,20 @@ class CdcLogSpoolTest {
         String message = e.blockers().get(0).message();
         assertTrue(message.contains("amount") && !message.contains("1.005"), message);
     }
+
+    @Test
+    void aLinkPlantedAtTheBatchsPredictableSpoolNameIsNeverFollowed(@TempDir Path dir) throws Exception {
+        // issue 37: the name is a hash of a deterministic id; before, O_TRUNC went through the link
+        Path spool = dir.resolve("spool");
+        Path file = CdcLogSpool.file(spool, "analytics.orders_cdc_log", "batch-1");
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(spool)));
+        Path victim = Files.writeString(dir.resolve("victim"), "keep");
+        Files.createSymbolicLink(file, victim);
+        byte[] bytes = spooled(file, rows(10, -1));
+        assertEquals("keep", Files.readString(victim), "the link's target is untouched");
+        assertTrue(!Files.isSymbolicLink(file) && bytes.length > 0);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(file)));
+    }
 }

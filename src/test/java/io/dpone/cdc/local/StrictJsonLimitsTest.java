@@ -51,11 +51,17 @@ class StrictJsonLimitsTest {
     }
 
     @Test
-    void anEndlessDeviceAsCheckpointIsRefused() {
+    void anEndlessDeviceOrAFifoIsRefusedUnopened() throws Exception {
         Path zero = Path.of("/dev/zero");
         Assumptions.assumeTrue(Files.isReadable(zero), "a Linux machine");
-        assertEquals("cdc_runtime.checkpoint_too_large",
+        // issue 37: not a regular file, refused before it is opened (a FIFO's open would block until a writer came)
+        assertEquals("cdc_runtime.checkpoint_invalid",
             refusal(zero, CdcBlockers.CHECKPOINT_INVALID, "--checkpoint-json").code());
+        Path fifo = io.dpone.testing.Fifos.make(dir.resolve("events.json"));
+        Blocker b = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+            () -> refusal(fifo, CdcBlockers.EVENTS_UNREADABLE, "--events-json"));
+        assertEquals("cdc_runtime.events_unreadable", b.code());
+        assertTrue(b.message().contains("not a regular file"), b.message());
     }
 
     @Test

@@ -143,8 +143,7 @@ public final class ClickHouseTwin {
                 if (TwinEngine.isDataInsert(request.queryParam())) {
                     if (faults.failThisInsert()) {
                         body.transferTo(OutputStream.nullOutputStream());
-                        throw new ChdbException("Code: 241. DB::Exception: twin: injected failure of this insert. "
-                            + "(MEMORY_LIMIT_EXCEEDED)");
+                        throw new ChdbException(faults.insertFailure());
                     }
                     result = engine.insert(request, request.queryParam(), body);
                 } else {

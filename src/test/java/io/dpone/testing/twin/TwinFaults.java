@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Faults a test asks the twin for (over {@code POST /twin/faults?...}): fail the Nth data insert from now (its rows
- * read, nothing inserted, a 500 with a server error), answer the next K requests with an HTTP status and no
+ * read, nothing inserted, a 500 with a server error; {@code message} sets its text), answer the next K requests with an HTTP status and no
  * ClickHouse error (as a proxy in front of a server does), or delay the next K requests.
  */
 final class TwinFaults {
@@ -14,10 +14,12 @@ final class TwinFaults {
     private volatile int status;
     private final AtomicInteger delayTimes = new AtomicInteger();
     private volatile long delayMillis;
+    private volatile String insertMessage;
 
     void configure(Map<String, String> params) {
         if (params.containsKey("fail_insert")) {
             insertsUntilFailure.set(Integer.parseInt(params.get("fail_insert")));
+            insertMessage = params.get("message"); // what the failed insert's error says (null: the default)
         }
         if (params.containsKey("http_status")) {
             status = Integer.parseInt(params.get("http_status"));
@@ -37,6 +39,13 @@ final class TwinFaults {
     /** True when this data insert is the one to fail. */
     boolean failThisInsert() {
         return insertsUntilFailure.get() > 0 && insertsUntilFailure.decrementAndGet() == 0;
+    }
+
+    /** The text of the failed insert's server error: the test's, or the default. */
+    String insertFailure() {
+        String m = insertMessage;
+        return "Code: 241. DB::Exception: " + (m == null ? "twin: injected failure of this insert" : m)
+            + ". (MEMORY_LIMIT_EXCEEDED)";
     }
 
     /** The status to answer this request with instead of running it, or 0. */
