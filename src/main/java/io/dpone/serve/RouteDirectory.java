@@ -49,7 +49,12 @@ public final class RouteDirectory {
     public record Rejected(String file, int line, int column, String code, List<String> ids, String reason) {
         /** {@code file:line:column code reason}, as JMX and the readiness details show it. */
         String describe() {
-            return file + ":" + line + ":" + column + " " + code + (ids.isEmpty() ? "" : " " + ids) + " " + reason;
+            return summary() + " " + reason;
+        }
+
+        /** {@code file:line:column code [ids]}: what readiness shows, without Camel's words about the file. */
+        String summary() {
+            return file + ":" + line + ":" + column + " " + code + (ids.isEmpty() ? "" : " " + ids);
         }
     }
 
@@ -213,6 +218,11 @@ public final class RouteDirectory {
     /** True while a route file's loading threw an {@code Error}: readiness is DOWN. */
     public boolean loaderFailed() {
         return loaderFailed;
+    }
+
+    /** The refused files as readiness shows them: file, position, code and route ids only. */
+    public String[] rejectedSummaries() {
+        return rejectedSnapshot.stream().map(Rejected::summary).toArray(String[]::new);
     }
 
     @ManagedAttribute(description = "Route files loaded, with their route ids")

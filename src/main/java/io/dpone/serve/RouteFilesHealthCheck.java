@@ -26,7 +26,7 @@ public final class RouteFilesHealthCheck extends AbstractHealthCheck {
 
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        String[] rejected = routes.getRejectedRouteFiles();
+        String[] rejected = routes.rejectedSummaries();
         builder.detail("loaded_route_files", routes.getLoadedRouteFiles());
         builder.detail("rejected_route_files", String.join("; ", rejected));
         if (routes.loaderFailed()) {
