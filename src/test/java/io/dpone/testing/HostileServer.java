@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * A loopback TCP server that accepts connections and misbehaves in one {@link Mode}: says nothing, answers an HTTP
  * request with a body dripped a byte at a time, with an endless body, with endless headers, or with garbage. Each
  * connection runs on its own daemon thread; {@link #close()} closes the listener and every connection. Used by the
- * hostile-server tests and the fuzz suite.
+ * hostile-server tests and the fuzz suite. An HTTP client gets its answer after its request head; a binary client (TDS)
+ * after its first packet.
  */
 public final class HostileServer implements AutoCloseable {
     public enum Mode {
@@ -88,7 +89,13 @@ public final class HostileServer implements AutoCloseable {
                 closing.await();
                 return;
             }
-            readHead(s.getInputStream());
+            InputStream in = s.getInputStream();
+            int first = in.read();
+            if (first >= 'A' && first <= 'Z') {
+                readHead(in); // an HTTP request: its head
+            } else {
+                in.read(new byte[8192]); // a binary protocol (a TDS PRELOGIN packet): what came first
+            }
             OutputStream out = s.getOutputStream();
             switch (mode) {
                 case DRIP -> {
