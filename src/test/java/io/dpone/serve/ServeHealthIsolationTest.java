@@ -94,6 +94,20 @@ class ServeHealthIsolationTest {
     }
 
     @Test
+    void theCommandRefusesAPortOutOfRangeTyped() throws Exception {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
+        Path config = ServeFixture.config(dir, manifest, "{every: 1h, start_after: 1h}", null);
+        for (String bad : new String[] {"-1", "0", "65536"}) {
+            io.dpone.testing.CliRun run = io.dpone.testing.CliRun.of("serve", "--config", config.toString(),
+                "--http-port", bad, "--log-format", "json");
+            assertEquals(1, run.exitCode(), bad + ": " + run.stderr());
+            assertEquals("", run.stdout());
+            assertTrue(run.stderr().contains("serve.http_port_invalid"), run.stderr());
+            assertTrue(!run.stderr().contains("\tat "), "no stack trace: " + run.stderr());
+        }
+    }
+
+    @Test
     void theManagementPortBindsLoopbackByDefault() throws Exception {
         Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
         ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h, start_after: 1h}",
