@@ -234,12 +234,15 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     }
 
     private void abort(Client expired) {
-        synchronized (this) {
-            if (client == expired && !closed) {
-                client = clients.get();
+        try {
+            expired.close(); // closes its connections at once: a blocked read ends
+        } finally {
+            synchronized (this) {
+                if (client == expired && !closed) {
+                    client = clients.get();
+                }
             }
         }
-        expired.close();
     }
 
     private static ClickHouseFormat format(String name) {
