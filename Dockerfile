@@ -3,7 +3,7 @@
 #   docker build -t dpone:0.1.0 .
 #   docker run --rm -v dpone-home:/var/lib/dpone dpone:0.1.0 demo seed
 #   docker run --rm -v dpone-home:/var/lib/dpone dpone:0.1.0 run /opt/dpone/examples/batch/embedded-full-refresh.batch.yaml --run-id demo-001
-#   docker run --rm -p 8080:8080 -v dpone-home:/var/lib/dpone dpone:0.1.0 serve --config /opt/dpone/examples/serve/embedded-serve.yaml
+#   docker run --rm -p 8080:8080 -v dpone-home:/var/lib/dpone dpone:0.1.0 serve --config /opt/dpone/examples/serve/embedded-serve.yaml --http-host 0.0.0.0
 # A pod reaches real servers through the connection context (DPONE_RUNTIME_CONNECTION_CONTEXT, mounted from a
 # Secret); the image holds no credentials. The default command serves /etc/dpone/serve.yaml (deploy/k8s mounts it).
 

@@ -32,6 +32,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--http-port", description = "management HTTP port for health and metrics (overrides http.port)")
     Integer httpPort;
 
+    @Option(names = "--http-host", description = "address the management HTTP server binds (overrides http.host; "
+        + "default 127.0.0.1; 0.0.0.0 opens the unauthenticated port to the network)")
+    String httpHost;
+
     @Option(names = "--state-dir", description = "durable serve state (overrides state_dir; default $DPONE_HOME/serve)")
     Path stateDir;
 
@@ -54,7 +58,14 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             ServeConfig c = ServeConfigLoader.load(config);
             if (httpPort != null) {
+                if (httpPort < 1 || httpPort > 65535) {
+                    return blocked(List.of(Blocker.of(io.dpone.error.BlockerCode.SERVE_HTTP_PORT_INVALID, "--http-port",
+                        "the management port must be between 1 and 65535, got " + httpPort)));
+                }
                 c = c.withHttpPort(httpPort);
+            }
+            if (httpHost != null) {
+                c = c.withHttpHost(httpHost);
             }
             if (stateDir != null) {
                 c = c.withStateDir(stateDir.toAbsolutePath());

@@ -41,16 +41,20 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     /** How long a statement's response may stay silent before the request fails (alias option socket_timeout). */
     static final java.time.Duration DEFAULT_SOCKET_TIMEOUT = java.time.Duration.ofMinutes(10);
 
-    private final Client client;
+    private final Supplier<Client> clients;
+    private final ResponseLimits limits;
     private final String alias;
+    private volatile Client client;
     private volatile boolean closed;
 
     /** What to check when a request gets no answer (ConnectionHints, through the alias). */
     private String hint = "";
 
-    private ServerClickHouseEndpoint(Client client, String alias) {
-        this.client = client;
+    private ServerClickHouseEndpoint(Supplier<Client> clients, ResponseLimits limits, String alias) {
+        this.clients = clients;
+        this.limits = limits;
         this.alias = alias;
+        this.client = clients.get();
     }
 
     /**
@@ -100,9 +104,18 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         if (database != null && !database.isBlank()) {
             builder.setDefaultDatabase(database);
         }
+        ResponseLimits limits = ResponseLimits.of(spec, socketTimeout);
         try {
             builder.addEndpoint(url.trim());
-            ServerClickHouseEndpoint endpoint = new ServerClickHouseEndpoint(builder.build(), alias);
+            Supplier<Client> clients = () -> {
+                Client c = builder.build();
+                if (!HttpHeadLimits.apply(c, ResponseLimits.MAX_HEADER_LINE, ResponseLimits.MAX_HEADERS)) {
+                    c.close();
+                    throw new IllegalStateException("response head limits cannot be applied to this client-v2");
+                }
+                return c;
+            };
+            ServerClickHouseEndpoint endpoint = new ServerClickHouseEndpoint(clients, limits, alias);
             endpoint.hint = ": " + io.dpone.connect.ConnectionHints.either(spec, "ClickHouse server");
             return endpoint;
         } catch (RuntimeException e) {
@@ -119,14 +132,12 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     @Override
     public void execute(String sql) {
         QuerySettings settings = settings(ClickHouseFormat.TabSeparated);
-        QueryResponse response = call(() -> client.query(sql, settings));
-        try {
-            drain(response.getInputStream());
-        } catch (IOException | RuntimeException e) {
-            throw translate(e);
-        } finally {
-            closeQuietly(response);
-        }
+        bounded(c -> {
+            return read(c, call(() -> c.query(sql, settings)), in -> {
+                drain(in);
+                return null;
+            });
+        });
     }
 
     /**
@@ -136,27 +147,20 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     public void execute(String sql, String queryId, java.util.Map<String, String> serverSettings) {
         QuerySettings settings = settings(ClickHouseFormat.TabSeparated).setQueryId(queryId);
         serverSettings.forEach(settings::serverSetting);
-        QueryResponse response = call(() -> client.query(sql, settings));
-        try {
-            drain(response.getInputStream());
-        } catch (IOException | RuntimeException e) {
-            throw translate(e);
-        } finally {
-            closeQuietly(response);
-        }
+        bounded(c -> {
+            return read(c, call(() -> c.query(sql, settings)), in -> {
+                drain(in);
+                return null;
+            });
+        });
     }
 
     @Override
     public List<List<String>> query(String sql) {
         QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRow);
-        QueryResponse response = call(() -> client.query(sql, settings));
-        try {
-            return CompactRows.parse(response.getInputStream());
-        } catch (IOException | RuntimeException e) {
-            throw translate(e);
-        } finally {
-            closeQuietly(response);
-        }
+        return bounded(c -> {
+            return read(c, call(() -> c.query(sql, settings)), CompactRows::parse);
+        });
     }
 
     /**
@@ -184,8 +188,66 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         settings.serverSetting("wait_end_of_query", "1");
         ensureOpen();
         // completed when it returns: with wait_end_of_query the status line reflects the whole insert
-        InsertResponse response = call(() -> client.insert(target, body, format, settings));
-        response.close();
+        bounded(c -> {
+            InsertResponse response = call(() -> c.insert(target, body, format, settings));
+            response.close();
+            return null;
+        });
+    }
+
+    /**
+     * Runs one request, response included, under the whole-response deadline: when it passes, the request's client
+     * is closed at once (its connections with it, which ends a blocked read) and replaced for the next request, and
+     * the request fails with {@code connection.failed} naming the deadline.
+     */
+    private <T> T bounded(java.util.function.Function<Client, T> request) {
+        Client c = client;
+        try (ResponseLimits.Deadline d = limits.start(() -> abort(c))) {
+            try {
+                return request.apply(c);
+            } catch (RuntimeException e) {
+                if (d.expired()) {
+                    throw new DponeException(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of "
+                        + "connection '" + alias + "' did not complete its response within response_timeout "
+                        + limits.responseTimeout().toMillis() + " ms");
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** Reads a response body within {@code max_response_bytes}. */
+    private interface BodyReader<T> {
+        T read(InputStream in) throws IOException;
+    }
+
+    /**
+     * Reads {@code response}'s body. When the read fails (a limit, a broken or malformed body) the client is
+     * aborted before the response is closed: closing an HTTP response reads the rest of its body to reuse the
+     * connection, which for an endless body never ends.
+     */
+    private <T> T read(Client c, QueryResponse response, BodyReader<T> reader) {
+        try {
+            T value = reader.read(limits.bounded(response.getInputStream()));
+            closeQuietly(response);
+            return value;
+        } catch (IOException | RuntimeException e) {
+            abort(c);
+            closeQuietly(response);
+            throw translate(e);
+        }
+    }
+
+    private void abort(Client expired) {
+        try {
+            expired.close(); // closes its connections at once: a blocked read ends
+        } finally {
+            synchronized (this) {
+                if (client == expired && !closed) {
+                    client = clients.get();
+                }
+            }
+        }
     }
 
     private static ClickHouseFormat format(String name) {
@@ -207,7 +269,9 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         client.close();
     }
 
@@ -248,6 +312,15 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
             t = t.getCause();
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ResponseLimits.TooLarge) {
+                return new DponeException(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of connection '"
+                    + alias + "' sent a response larger than max_response_bytes (" + limits.maxResponseBytes() + ")");
+            }
+            if (c instanceof org.apache.hc.core5.http.MessageConstraintException) {
+                return new DponeException(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of connection '"
+                    + alias + "' sent response headers beyond the limits (" + ResponseLimits.MAX_HEADERS
+                    + " lines of at most " + ResponseLimits.MAX_HEADER_LINE + " characters)");
+            }
             if (c instanceof ServerException server) {
                 String message = server.getMessage();
                 return new ClickHouseQueryException(message == null || message.isBlank()

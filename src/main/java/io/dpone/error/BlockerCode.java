@@ -150,6 +150,12 @@ public enum BlockerCode {
     SERVE_CONFIG_INVALID("serve.config_invalid"),
     SERVE_CONFIG_TOO_LARGE("serve.config_too_large"),
     SERVE_ROUTE_FILE_INVALID("serve.route_file_invalid"),
+    SERVE_ROUTE_FILE_TOO_LARGE("serve.route_file_too_large"),
+    SERVE_ROUTE_COMPONENT_REFUSED("serve.route_component_refused"),
+    SERVE_ROUTE_ID_RESERVED("serve.route_id_reserved"),
+    SERVE_ROUTE_LOADER_FAILED("serve.route_loader_failed"),
+    SERVE_HTTP_PORT_INVALID("serve.http_port_invalid"),
+    SERVE_HTTP_PORT_UNAVAILABLE("serve.http_port_unavailable"),
     SERVE_RUN_SKIPPED_BUSY("serve.run_skipped_busy"),
     SERVE_SHUTDOWN_INTERRUPTED("serve.shutdown_interrupted"),
     // generic

@@ -5,8 +5,11 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
- * Reports the routes directory in readiness: always UP (a refused file does not stop the pod serving the other
- * routes), with the refused files, line and reason in the details ({@code rejected_route_files}).
+ * Reports the routes directory in readiness. UP while every file is loaded or refused typed (a refused file does
+ * not stop the pod serving the other routes; the details name each refused file with its line, code and route ids,
+ * never an endpoint URI, in {@code rejected_route_files}); DOWN while a file's loading threw an {@code Error}
+ * ({@code serve.route_loader_failed}), since what that left behind is unknown. Reads the directory's published
+ * snapshot: no I/O, no lock.
  */
 public final class RouteFilesHealthCheck extends AbstractHealthCheck {
     private final RouteDirectory routes;
@@ -23,9 +26,13 @@ public final class RouteFilesHealthCheck extends AbstractHealthCheck {
 
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        String[] rejected = routes.getRejectedRouteFiles();
+        String[] rejected = routes.rejectedSummaries();
         builder.detail("loaded_route_files", routes.getLoadedRouteFiles());
         builder.detail("rejected_route_files", String.join("; ", rejected));
+        if (routes.loaderFailed()) {
+            builder.message("a route file could not be loaded (serve.route_loader_failed); fix or remove it").down();
+            return;
+        }
         if (rejected.length > 0) {
             builder.message(rejected.length + " route file(s) refused; the other routes keep serving");
         }

@@ -12,22 +12,29 @@ import java.util.Map;
  * {@code docs/operations.md}). Paths are absolute (resolved against the configuration file's directory).
  *
  * @param httpPort         port of the management HTTP server (health, metrics); {@code --http-port} overrides it
+ * @param httpHost         the address the management HTTP server binds ({@code 127.0.0.1} unless opened on purpose)
  * @param stateDir         durable serve state: in-flight run ids per job, run journals, spooled chunks; null means
  *                         {@code $DPONE_HOME/serve}
  * @param routesDirectory  a directory of YAML DSL route files loaded one file at a time; null for none
  * @param routesReload     whether the routes directory is rescanned for new or changed files
+ * @param allowedComponents components a route file may use besides {@link RouteFilePolicy#DEFAULT_COMPONENTS}
+ * @param fileDirectories  the directories a route file's {@code file:} endpoints may name
  * @param reloadInterval   how often the routes directory is rescanned
  * @param shutdownTimeout  the bound of a graceful stop ({@code camel.main.shutdown-timeout})
  * @param readiness        extra connection aliases whose reachability the readiness probe reports
+ * @param probeTimeout     how long one connection probe may take before its alias shows DOWN
  * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
  */
-public record ServeConfig(int httpPort, Path stateDir, Path routesDirectory, boolean routesReload,
-                          Duration reloadInterval, Duration shutdownTimeout, List<String> readiness,
+public record ServeConfig(int httpPort, String httpHost, Path stateDir, Path routesDirectory, boolean routesReload,
+                          List<String> allowedComponents, List<Path> fileDirectories, Duration reloadInterval, Duration shutdownTimeout, List<String> readiness, Duration probeTimeout,
                           List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
                           Map<String, String> camelProperties) {
     public static final int DEFAULT_HTTP_PORT = 8080;
+    public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
 
     public ServeConfig {
+        allowedComponents = List.copyOf(allowedComponents);
+        fileDirectories = List.copyOf(fileDirectories);
         readiness = List.copyOf(readiness);
         jobs = List.copyOf(jobs);
         cdcStreams = List.copyOf(cdcStreams);
@@ -37,14 +44,28 @@ public record ServeConfig(int httpPort, Path stateDir, Path routesDirectory, boo
 
     /** A copy listening on {@code port} ({@code --http-port}). */
     public ServeConfig withHttpPort(int port) {
-        return new ServeConfig(port, stateDir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
-            readiness, jobs, cdcStreams, certifications, camelProperties);
+        return new ServeConfig(port, httpHost, stateDir, routesDirectory, routesReload, allowedComponents,
+            fileDirectories, reloadInterval, shutdownTimeout,
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
+    }
+
+    /** A copy binding the management server to {@code host} ({@code --http-host}). */
+    public ServeConfig withHttpHost(String host) {
+        return new ServeConfig(httpPort, host, stateDir, routesDirectory, routesReload, allowedComponents,
+            fileDirectories, reloadInterval, shutdownTimeout, readiness, probeTimeout, jobs, cdcStreams, certifications,
+            camelProperties);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
-        return new ServeConfig(httpPort, dir, routesDirectory, routesReload, reloadInterval, shutdownTimeout,
-            readiness, jobs, cdcStreams, certifications, camelProperties);
+        return new ServeConfig(httpPort, httpHost, dir, routesDirectory, routesReload, allowedComponents,
+            fileDirectories, reloadInterval, shutdownTimeout,
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
+    }
+
+    /** The route file policy this configuration asks for. */
+    RouteFilePolicy routeFilePolicy() {
+        return new RouteFilePolicy(java.util.Set.copyOf(allowedComponents), fileDirectories);
     }
 
     /** When a job fires: every {@code every} (first after {@code startAfter}), or on a Quartz {@code cron}. */

@@ -64,14 +64,20 @@ public final class ServeConfigLoader {
     private ServeConfig bind(JsonNode root) {
         JsonNode http = root.path("http");
         int port = http.path("port").canConvertToInt() ? http.path("port").asInt() : ServeConfig.DEFAULT_HTTP_PORT;
+        String host = http.path("host").isTextual() ? http.path("host").asText() : ServeConfig.DEFAULT_HTTP_HOST;
         Path state = path(root.get("state_dir"));
         JsonNode routes = root.path("routes");
         Path routesDir = path(routes.get("directory"));
         boolean reload = routes.path("reload").asBoolean(false);
+        List<String> components = new ArrayList<>();
+        items(routes.get("allowed_components"), (n, p) -> components.add(n.asText()), "routes.allowed_components");
+        List<Path> fileDirs = new ArrayList<>();
+        items(routes.get("file_directories"), (n, p) -> fileDirs.add(path(n)), "routes.file_directories");
         Duration reloadEvery = duration(routes.get("reload_interval"), Duration.ofSeconds(5));
         Duration timeout = duration(root.path("shutdown").get("timeout"), Duration.ofSeconds(30));
         List<String> readiness = new ArrayList<>();
         items(root.path("readiness").get("connections"), (n, p) -> readiness.add(n.asText()), "");
+        Duration probeTimeout = duration(root.path("readiness").get("probe_timeout"), ConnectionProbes.DEADLINE);
         Set<String> names = new HashSet<>();
         List<ServeConfig.Job> jobs = new ArrayList<>();
         items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names)), "jobs");
@@ -89,7 +95,8 @@ public final class ServeConfigLoader {
                 camel.put(e.getKey(), e.getValue().asText());
             }
         });
-        return new ServeConfig(port, state, routesDir, reload, reloadEvery, timeout, readiness, jobs, streams, certs,
+        return new ServeConfig(port, host, state, routesDir, reload, components, fileDirs, reloadEvery, timeout,
+            readiness, probeTimeout, jobs, streams, certs,
             camel);
     }
 

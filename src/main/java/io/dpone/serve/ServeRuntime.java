@@ -46,10 +46,13 @@ public final class ServeRuntime implements AutoCloseable {
     private final Path stateDir;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final EmbeddedEngineHold engine;
+    private final ConnectionProbes probes;
 
     private ServeRuntime(DponeCamel camel, ShutdownSignal signal, RouteDirectory routes, Map<String, BatchJob> jobs,
-                         Map<String, CdcStreamJob> streams, Path stateDir, EmbeddedEngineHold engine) {
+                         Map<String, CdcStreamJob> streams, Path stateDir, EmbeddedEngineHold engine,
+                         ConnectionProbes probes) {
         this.engine = engine;
+        this.probes = probes;
         this.camel = camel;
         this.signal = signal;
         this.routes = routes;
@@ -68,6 +71,7 @@ public final class ServeRuntime implements AutoCloseable {
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
         beans.put("uploadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
+        checkHttpPort(config.httpHost(), config.httpPort());
         // before any other thread exists: the engine connects once and stays up (see EmbeddedEngineHold)
         EmbeddedEngineHold engine = EmbeddedEngineHold.open(context, readinessAliases(config));
         DponeCamel camel;
@@ -77,9 +81,10 @@ public final class ServeRuntime implements AutoCloseable {
             engine.close();
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
         }
+        ConnectionProbes probes = null;
         try {
             CamelContext ctx = camel.context();
-            RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory());
+            RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory(), config.routeFilePolicy());
             routes.scan();
             TargetLocks locks = new TargetLocks();
             JobState state = new JobState(stateDir);
@@ -112,22 +117,34 @@ public final class ServeRuntime implements AutoCloseable {
             if (config.routesReload() && config.routesDirectory() != null) {
                 entries.add(new ServeRoutes.Entry("dpone_routes_reload", "timer:dpone_routes_reload?period="
                     + config.reloadInterval().toMillis() + "&delay=" + config.reloadInterval().toMillis(),
-                    exchange -> routes.scan()));
+                    exchange -> {
+                        try {
+                            routes.scan();
+                        } catch (Throwable t) { // scan catches per file; this keeps the timer alive whatever happens
+                            LOG.error("routes directory scan failed: {}", t.getClass().getSimpleName());
+                        }
+                    }));
             }
             inspection.bean(routes, "serve", "routes");
             HealthCheckRegistry health = HealthCheckRegistry.get(ctx);
+            List<ConnectionHealthCheck> checks = new ArrayList<>();
             for (String alias : readinessAliases(config)) {
-                ConnectionHealthCheck check = new ConnectionHealthCheck(context, alias);
+                ConnectionHealthCheck check = new ConnectionHealthCheck(context, alias, config.probeTimeout());
                 health.register(check);
                 inspection.connection(check);
+                checks.add(check);
             }
+            probes = new ConnectionProbes(checks);
             health.register(new RouteFilesHealthCheck(routes));
             ctx.addRoutes(new ServeRoutes(entries));
             LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
                 + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
                 config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
-            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine);
+            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes);
         } catch (Exception e) {
+            if (probes != null) {
+                probes.close();
+            }
             camel.close();
             engine.close();
             if (e instanceof DponeException d) {
@@ -135,6 +152,26 @@ public final class ServeRuntime implements AutoCloseable {
             }
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", "serve failed to start: "
                 + io.dpone.connect.Redactor.global().describe(e));
+        }
+    }
+
+    /**
+     * Refuses a management port out of range ({@code serve.http_port_invalid}) or one that cannot be bound
+     * ({@code serve.http_port_unavailable}: in use, or an address this host does not have) before anything starts:
+     * Camel's HTTP server binds asynchronously and would leave a serve running without health or metrics.
+     */
+    static void checkHttpPort(String host, int port) {
+        if (port < 1 || port > 65535) {
+            throw new DponeException(BlockerCode.SERVE_HTTP_PORT_INVALID, "http.port",
+                "the management port must be between 1 and 65535, got " + port);
+        }
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(host), port));
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new DponeException(BlockerCode.SERVE_HTTP_PORT_UNAVAILABLE, "http.port",
+                "the management port " + port + " cannot be bound on http.host " + host + " ("
+                    + e.getClass().getSimpleName() + "): another process holds it, or the host has no such address");
         }
     }
 
@@ -150,6 +187,7 @@ public final class ServeRuntime implements AutoCloseable {
         p.put("camel.main.jmxEnabled", "true");
         p.put("camel.management.enabled", "true");
         p.put("camel.management.port", String.valueOf(config.httpPort()));
+        p.put("camel.management.host", config.httpHost());
         p.put("camel.management.healthCheckEnabled", "true");
         p.put("camel.management.metricsEnabled", "true");
         p.put("camel.metrics.enabled", "true");
@@ -213,6 +251,7 @@ public final class ServeRuntime implements AutoCloseable {
         }
         LOG.info("dpone serve stopping: no new runs; a run in flight stops at its next chunk boundary");
         signal.stop();
+        probes.close();
         try {
             camel.close();
         } finally {

@@ -100,9 +100,26 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         return connect(endpoint, region, accessKey, secretKey, bucket, tuning, List.of());
     }
 
+    /**
+     * The bounds of one S3 call (docs/connections.md, "Timeouts"): {@code apiCall} covers the call with its retries,
+     * {@code attempt} one HTTP attempt, however slowly the server answers (AWS SDK {@code apiCallTimeout},
+     * {@code apiCallAttemptTimeout}).
+     */
+    public record Timeouts(java.time.Duration apiCall, java.time.Duration attempt) {
+        public static final Timeouts DEFAULTS = new Timeouts(java.time.Duration.ofMinutes(15),
+            java.time.Duration.ofMinutes(5));
+    }
+
     /** As above, with extra SDK interceptors (tests use them to observe or break requests). */
     static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
                                  String bucket, Tuning tuning, List<ExecutionInterceptor> interceptors) {
+        return connect(endpoint, region, accessKey, secretKey, bucket, tuning, Timeouts.DEFAULTS, interceptors);
+    }
+
+    /** With explicit call bounds ({@code options.api_call_timeout}, {@code options.api_call_attempt_timeout}). */
+    public static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
+                                        String bucket, Tuning tuning, Timeouts timeouts,
+                                        List<ExecutionInterceptor> interceptors) {
         if (accessKey == null || accessKey.isBlank() || secretKey == null || secretKey.isBlank()) {
             throw new IllegalArgumentException("S3 access key and secret key are required");
         }
@@ -120,7 +137,10 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
                 // accepts it with ignore-unknown-headers, see EmbeddedS3); stores predating flexible checksums
                 // want Content-MD5 instead, so this plugin adds that too.
                 .addPlugin(LegacyMd5Plugin.create())
-                .overrideConfiguration(c -> interceptors.forEach(c::addExecutionInterceptor));
+                .overrideConfiguration(c -> {
+                    c.apiCallTimeout(timeouts.apiCall()).apiCallAttemptTimeout(timeouts.attempt());
+                    interceptors.forEach(c::addExecutionInterceptor);
+                });
         String base = null;
         if (endpoint != null && !endpoint.isBlank()) {
             base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;

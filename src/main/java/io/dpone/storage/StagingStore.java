@@ -5,6 +5,7 @@ import io.dpone.connect.Secret;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -52,9 +53,26 @@ public final class StagingStore implements AutoCloseable {
         }
         Secret ak = Secret.of(spec.user());
         S3ObjectStore store = S3ObjectStore.connect(spec.url(), spec.option("region", S3ObjectStore.DEFAULT_REGION),
-            spec.user(), spec.password().reveal(), bucket);
+            spec.user(), spec.password().reveal(), bucket, S3ObjectStore.Tuning.DEFAULTS, timeouts(spec), List.of());
         return new StagingStore(store, bucket, spec.option("clickhouse_endpoint", spec.url()), ak, spec.password(),
             false);
+    }
+
+    /** {@code options.api_call_timeout} and {@code options.api_call_attempt_timeout}, else the defaults. */
+    static S3ObjectStore.Timeouts timeouts(ConnectionSpec spec) {
+        S3ObjectStore.Timeouts d = S3ObjectStore.Timeouts.DEFAULTS;
+        return new S3ObjectStore.Timeouts(bound(spec, "api_call_timeout", d.apiCall()),
+            bound(spec, "api_call_attempt_timeout", d.attempt()));
+    }
+
+    private static java.time.Duration bound(ConnectionSpec spec, String option, java.time.Duration fallback) {
+        String text = spec.option(option, null);
+        if (text == null) {
+            return fallback;
+        }
+        return io.dpone.manifest.ShortDuration.parse(text.trim()).filter(x -> !x.isZero())
+            .orElseThrow(() -> new DponeException(BlockerCode.CONNECTION_CONTEXT_INVALID, spec.alias(),
+                "s3 connection '" + spec.alias() + "': options." + option + " must be a duration such as 30s or 5m"));
     }
 
     private static EmbeddedS3 embedded(Path dir) {

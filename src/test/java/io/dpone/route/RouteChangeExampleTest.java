@@ -32,8 +32,8 @@ class RouteChangeExampleTest {
     @Test
     void theDocumentedRouteChangeReplacesTheShippedRouteAndRuns() throws Exception {
         Path routes = Files.createDirectories(dir.resolve("routes"));
-        Files.copy(Path.of("docs/examples/routes/typed_binary_streaming.yaml"),
-            routes.resolve("typed_binary_streaming.yaml"));
+        Files.copy(Path.of("docs/examples/routes/typed_binary_streaming-override.yaml"),
+            routes.resolve("typed_binary_streaming-override.yaml"));
         String h2 = TestEngines.newH2Url();
         String db = TestEngines.newDatabase("rce");
         try (Connection source = DriverManager.getConnection(h2, "sa", "");
@@ -44,7 +44,7 @@ class RouteChangeExampleTest {
             assertEquals(1, directory.scan());
             assertEquals(List.of(), directory.rejected());
             assertTrue(camel.context().getRoute("typed_binary_streaming").getSourceLocation()
-                .contains("typed_binary_streaming.yaml"), "the example replaced the shipped route");
+                .contains("typed_binary_streaming-override.yaml"), "the example replaced the shipped route");
 
             Path manifest = Manifests.write(dir.resolve("m.yaml"), """
                 source:

@@ -65,7 +65,9 @@ class ServeJmxChannelTest {
             await(Duration.ofSeconds(60), "two failed runs of the job",
                 () -> (Long) jmx("io.dpone:type=jobs,name=sales", "FailedRuns") >= 2);
             ServeFixture.get(config.httpPort(), ServeRuntime.HEALTH + "?data=true"); // the readiness probes run
-            String all = attributes();
+            // the management server's own bind address (http.host, loopback by default) is not a planted endpoint
+            String all = attributes().replaceAll("(?m)^org\\.apache\\.camel:context=dpone,type=services,"
+                + "name=(ManagementHttpServer|VertxPlatformHttpServer) Host=127\\.0\\.0\\.1$", "");
             assertTrue(all.contains("connection.failed"), "the job's failure is typed in JMX: " + all);
             for (String leak : List.of(PASSWORD, S3_SECRET, "AKIAJMXPLANTED000001", "127.0.0.1", ":" + dead, host,
                 dir.toString())) {

@@ -47,7 +47,7 @@ class ServeRouteDirectoryTest {
     void routeFilesAreLoadedOneAtATimeAndABrokenOneIsReportedWithItsLine() throws Exception {
         Path routes = Files.createDirectories(dir.resolve("routes"));
         Files.writeString(routes.resolve("good.yaml"), timerRoute("user_tick"));
-        Files.writeString(routes.resolve("override.yaml"), """
+        Files.writeString(routes.resolve("raw-override.yaml"), """
             - route:
                 id: typed_raw_streaming
                 from:
@@ -69,8 +69,8 @@ class ServeRouteDirectoryTest {
             "routes: {directory: routes, reload: true, reload_interval: 200ms}"));
         try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(TestEngines.newH2Url()), Map.of())) {
             await(Duration.ofSeconds(20), "the user route to run", () -> completed("user_tick") > 0);
-            assertTrue(serve.context().getRoute("typed_raw_streaming").getSourceLocation().contains("override.yaml"),
-                "a directory route with a shipped id replaces the shipped route");
+            assertTrue(serve.context().getRoute("typed_raw_streaming").getSourceLocation().contains("raw-override.yaml"),
+                "a directory route with a shipped id, in a file named *-override.yaml, replaces the shipped route");
             assertTrue(serve.context().getRoute("typed_binary_streaming") != null, "the other shipped routes serve");
             assertEquals("overridden", serve.context().createProducerTemplate()
                 .requestBody("direct:typed_raw_streaming", "x", String.class));
@@ -78,10 +78,18 @@ class ServeRouteDirectoryTest {
             String[] rejected = (String[]) jmx(ROUTES, "RejectedRouteFiles");
             assertEquals(1, rejected.length);
             assertTrue(rejected[0].startsWith("broken.yaml:6:"), rejected[0]);
+            assertTrue(rejected[0].contains(" serve.route_file_invalid "), rejected[0]);
             assertTrue(serve.context().getRoute("user_broken") == null);
             await(Duration.ofSeconds(20), "readiness", () -> get(config.httpPort(), "/observe/health/ready").status() == 200);
             String ready = get(config.httpPort(), "/observe/health/ready?data=true").body();
             assertTrue(ready.contains("broken.yaml:6:"), ready);
+
+            // a file that reuses a shipped id without naming itself an override is refused; the shipped route stays
+            Files.writeString(routes.resolve("stolen.yaml"), timerRoute("typed_binary_streaming"));
+            await(Duration.ofSeconds(20), "the stolen id to be refused", () -> String.join("\n",
+                (String[]) jmx(ROUTES, "RejectedRouteFiles")).contains("stolen.yaml:0:0 serve.route_id_reserved"));
+            assertTrue(!serve.context().getRoute("typed_binary_streaming").getSourceLocation().contains("stolen.yaml"));
+            Files.delete(routes.resolve("stolen.yaml"));
 
             // added after start: picked up by the reload scan and run
             Files.writeString(routes.resolve("added.yaml"), timerRoute("user_added"));
