@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Serve's readiness check of a SQL Server alias through the real mssql-jdbc against the twin: up when the login
+ * Serve's connection check of a SQL Server alias through the real mssql-jdbc against the twin: up when the login
  * works, down (with neither the password nor the endpoint in its details) when it does not. A twin run, not a
  * server run (docs/testing.md).
  */
@@ -44,11 +44,21 @@ class MssqlTwinReadinessTest {
             twin.url(), MssqlTwinProcess.USER, null, file.toString(), false, Map.of())), false);
     }
 
+    /** One probe of {@code check}, on a worker of its own, awaited (bounded). */
+    static ConnectionHealthCheck probed(ConnectionHealthCheck check) throws Exception {
+        java.util.concurrent.ExecutorService worker = java.util.concurrent.Executors.newSingleThreadExecutor();
+        check.refresh(worker, java.time.Duration.ZERO);
+        worker.shutdown();
+        assertTrue(worker.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS), "the probe did not end");
+        return check;
+    }
+
     @Test
-    void aWorkingLoginIsReadyAndAWrongOneIsNot() throws Exception {
-        assertTrue(new ConnectionHealthCheck(context(twin.password()), "mssql_twin").up());
+    void aWorkingLoginIsUpAndAWrongOneIsDown() throws Exception {
+        java.time.Duration deadline = java.time.Duration.ofSeconds(30);
+        assertTrue(probed(new ConnectionHealthCheck(context(twin.password()), "mssql_twin", deadline)).up());
         String wrong = "Wrong-" + System.nanoTime();
-        ConnectionHealthCheck down = new ConnectionHealthCheck(context(wrong), "mssql_twin");
+        ConnectionHealthCheck down = probed(new ConnectionHealthCheck(context(wrong), "mssql_twin", deadline));
         assertFalse(down.up());
         String details = String.valueOf(down.call().getDetails());
         assertFalse(details.contains(wrong) || details.contains(String.valueOf(twin.port())), details);
