@@ -109,7 +109,27 @@ public final class DponeCli implements Runnable {
         } finally {
             COMMAND_DONE.countDown();
         }
+        recordExitCode(code);
         System.exit(code);
+    }
+
+    /**
+     * Writes the command's exit code where the launcher asked for it ({@code -Ddpone.exit-code-file}), before the JVM
+     * exits: on JDK 17 the class-data archive a first run records is dumped at exit, and that dump can crash the JVM
+     * (SIGSEGV in the lambda-proxy dictionary, seen once mssql-jdbc was loaded); the launcher then exits with the
+     * command's own code and drops the archive, instead of reporting the dump's crash as the command's failure.
+     */
+    private static void recordExitCode(int code) {
+        String file = System.getProperty("dpone.exit-code-file");
+        if (file == null || file.isBlank()) {
+            return;
+        }
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), Integer.toString(code),
+                java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+        } catch (java.io.IOException | RuntimeException e) {
+            // the launcher then keeps the JVM's own exit status
+        }
     }
 
     private static void phaseTimedOut(String phase, Duration bound, String threadDump) {

@@ -245,14 +245,17 @@ class LauncherCdsTest {
         Files.writeString(java, String.join("\n",
             "#!/bin/sh",
             "printf '%s\\n' \"$*\" >> '" + home.resolve("args.log") + "'",
-            "mode=; conf=; cache=; cds=",
+            "mode=; conf=; cache=; cds=; rcfile=",
             "for a in \"$@\"; do",
             "  case \"$a\" in",
             "    -XX:AOTMode=*) mode=\"${a#*=}\" ;;",
             "    -XX:AOTConfiguration=*) conf=\"${a#*=}\" ;;",
             "    -XX:AOTCache=*) cache=\"${a#*=}\" ;;",
             "    -XX:ArchiveClassesAtExit=*) cds=\"${a#*=}\" ;;",
+            "    -Ddpone.exit-code-file=*) rcfile=\"${a#*=}\" ;;",
             "    fail) exit 1 ;;",
+            // the command ends (its code written where the launcher asked), then the archive's dump crashes the JVM
+            "    crash) [ -n \"$cds\" ] && { echo 0 > \"$rcfile\"; echo 'fake java'; kill -ABRT $$; } ;;",
             "  esac",
             "done",
             "[ \"$mode\" = record ] && echo recorded > \"$conf\"",
@@ -313,6 +316,23 @@ class LauncherCdsTest {
         assertEquals(1, starts(home).size(), "no assembly after a failed command: " + starts(home));
         assertEquals(List.of(), archives());
         assertEquals(List.of(), leftovers());
+    }
+
+    @Test
+    void anArchiveDumpThatCrashesTheJvmAfterTheCommandKeepsTheCommandsExitCodeAndRecordsNoMore() throws Exception {
+        Path home = fakeJdk("jdk17", "17.0.15+6");
+        Map<String, String> env = Map.of("DPONE_JAVA_HOME", home.toString());
+        Path archive = app.resolve("target/dpone-0.0.0-test.17.0.15+6.jsa");
+        assertEquals(new Full(0, "fake java\n", ""), dponeFull(env, "crash"));
+        assertEquals(List.of(), archives(), "a crashed dump keeps no archive");
+        assertTrue(Files.exists(Path.of(archive + ".failed")), "and marks the jar as not to record again");
+        assertEquals(List.of(), leftovers());
+        assertEquals(new Full(0, "fake java\n", ""), dponeFull(env, "--version"));
+        List<String> s = starts(home);
+        assertTrue(s.get(0).contains("-XX:ArchiveClassesAtExit=") && s.get(0).contains("-Ddpone.exit-code-file="),
+            s.get(0));
+        assertFalse(s.get(1).contains("ArchiveClassesAtExit") || s.get(1).contains("SharedArchiveFile"),
+            "no second recording for this jar: " + s.get(1));
     }
 
     @Test
