@@ -1,0 +1,82 @@
+package io.dpone.testing.mssql.engine;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The declared SQL Server type of every column the twin created, kept in the database itself
+ * ({@code twin_catalog.columns}) so a restarted twin describes results exactly as before.
+ */
+final class TwinCatalog {
+    /** Bumped by every DDL: sessions cache the catalogue per version. */
+    static final AtomicLong VERSION = new AtomicLong();
+
+    record Column(String name, int ordinal, SqlType type, boolean identity) {
+    }
+
+    private TwinCatalog() {
+    }
+
+    /** The text a declared type is stored as: its declaration and, for character types, the collation. */
+    static String text(SqlType t) {
+        return t.declaration() + (t.collation() != null ? " COLLATE " + t.collation() : "");
+    }
+
+    static void record(Connection c, Names.Table t, List<Column> columns) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("MERGE INTO twin_catalog.columns KEY (table_schema, table_name,"
+            + " column_name) VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Column col : columns) {
+                st.setString(1, t.schema().toLowerCase(Locale.ROOT));
+                st.setString(2, t.name().toLowerCase(Locale.ROOT));
+                st.setString(3, col.name());
+                st.setInt(4, col.ordinal());
+                st.setString(5, text(col.type()));
+                st.setBoolean(6, col.identity());
+                st.addBatch();
+            }
+            st.executeBatch();
+        }
+        VERSION.incrementAndGet();
+    }
+
+    static void drop(Connection c, Names.Table t, String column) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("DELETE FROM twin_catalog.columns WHERE table_schema = ? AND "
+            + "table_name = ?" + (column == null ? "" : " AND UPPER(column_name) = UPPER(?)"))) {
+            st.setString(1, t.schema().toLowerCase(Locale.ROOT));
+            st.setString(2, t.name().toLowerCase(Locale.ROOT));
+            if (column != null) {
+                st.setString(3, column);
+            }
+            st.executeUpdate();
+        }
+        VERSION.incrementAndGet();
+    }
+
+    /** The declared columns of a table by lower-case name, in ordinal order; empty for a table the twin did not create. */
+    static Map<String, Column> columns(Connection c, String schema, String table) throws SQLException {
+        Map<String, Column> out = new LinkedHashMap<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT column_name, ordinal, declared, is_identity FROM "
+            + "twin_catalog.columns WHERE table_schema = ? AND table_name = ? ORDER BY ordinal")) {
+            st.setString(1, schema.toLowerCase(Locale.ROOT));
+            st.setString(2, table.toLowerCase(Locale.ROOT));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1).toLowerCase(Locale.ROOT), new Column(rs.getString(1), rs.getInt(2),
+                        SqlType.parse(rs.getString(3)), rs.getBoolean(4)));
+                }
+            }
+        }
+        return out;
+    }
+
+    static int nextOrdinal(Connection c, Names.Table t) throws SQLException {
+        return columns(c, t.schema(), t.name()).values().stream().mapToInt(Column::ordinal).max().orElse(0) + 1;
+    }
+}
