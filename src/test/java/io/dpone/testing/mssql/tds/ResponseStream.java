@@ -30,14 +30,14 @@ final class ResponseStream implements Results {
     private long pendingCount;
     private boolean cancelled;
     private long rowsSinceColumns;
-    private int dropAfterRows;
+    private final WireFaults faults;
     private int polls;
 
-    ResponseStream(TdsWriter w, boolean inProc, BooleanSupplier attention, int dropAfterRows) {
+    ResponseStream(TdsWriter w, boolean inProc, BooleanSupplier attention, WireFaults faults) {
         this.w = w;
         this.inProc = inProc;
         this.attention = attention;
-        this.dropAfterRows = dropAfterRows;
+        this.faults = faults;
     }
 
     @Override
@@ -60,7 +60,8 @@ final class ResponseStream implements Results {
         if (columns == null) {
             throw new IllegalStateException("a row before its columns");
         }
-        if (dropAfterRows >= 0 && rowsSinceColumns >= dropAfterRows) {
+        int drop = faults.dropAfterRows();
+        if (drop >= 0 && rowsSinceColumns >= drop && faults.takeDropAfterRows() >= 0) {
             w.flushPartial(); // the rows before the drop reach the client, as from a server that dies mid-result
             throw new DropConnection();
         }

@@ -184,7 +184,7 @@ public final class TdsConnection implements Runnable {
 
     /** Returns whether an attention interrupted it. */
     private boolean batch(String sql) throws IOException {
-        ResponseStream r = new ResponseStream(w, false, this::attention, faults.takeDropAfterRows());
+        ResponseStream r = new ResponseStream(w, false, this::attention, faults);
         try {
             session.batch(sql, r);
         } catch (SqlServerError e) {
@@ -208,7 +208,7 @@ public final class TdsConnection implements Runnable {
     private boolean rpcs(List<Requests.Rpc> calls) throws IOException {
         for (int i = 0; i < calls.size(); i++) {
             boolean more = i + 1 < calls.size();
-            ResponseStream r = new ResponseStream(w, true, this::attention, faults.takeDropAfterRows());
+            ResponseStream r = new ResponseStream(w, true, this::attention, faults);
             Param handleOut = null;
             int handle = 0;
             boolean failed = false;

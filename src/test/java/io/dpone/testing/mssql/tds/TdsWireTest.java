@@ -45,6 +45,11 @@ class TdsWireTest {
     static void start() throws Exception {
         WireFaults faults = new WireFaults() {
             @Override
+            public int dropAfterRows() {
+                return DROP_AFTER.get();
+            }
+
+            @Override
             public int takeDropAfterRows() {
                 return DROP_AFTER.getAndSet(-1);
             }

@@ -1,0 +1,98 @@
+package io.dpone.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.testing.mssql.MssqlTwinProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's two steps with the source on the SQL Server twin, as a user with a server runs them: a connection
+ * context naming a {@code jdbc:sqlserver:} URL and the password's environment variable, {@code demo seed --connection}
+ * through mssql-jdbc, then {@code run}; and the same context with a wrong password: one typed failure naming the
+ * alias, with neither the password nor the endpoint. Each command is its own JVM, as {@code bin/dpone} runs it.
+ */
+class MssqlTwinCliTest {
+    static MssqlTwinProcess twin;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        twin = MssqlTwinProcess.start(dir.resolve("twin"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (twin != null) {
+            twin.close();
+        }
+    }
+
+    record Result(int exit, String stdout, String stderr) {
+    }
+
+    static Result dpone(String password, String... args) throws Exception {
+        Path context = Files.writeString(dir.resolve("context.yaml"), """
+            connections:
+              mssql_demo:
+                type: mssql
+                url: "%s"
+                user: %s
+                password_env: TWIN_SQL_PASSWORD
+              clickhouse_default:
+                type: clickhouse
+                embedded: true
+                options: {path: "%s"}
+            """.formatted(twin.tlsUrl(), MssqlTwinProcess.USER, dir.resolve("home").resolve("clickhouse")));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir="
+            + System.getProperty("java.io.tmpdir"), "io.dpone.cli.DponeCli"));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString());
+        pb.environment().put("DPONE_HOME", dir.resolve("home").toString());
+        pb.environment().put("TWIN_SQL_PASSWORD", password);
+        Process p = pb.start();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "dpone " + String.join(" ", args) + " did not end");
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void demoSeedAndRunThroughTheDriverAndAWrongPasswordIsOneTypedFailure() throws Exception {
+        Result seed = dpone(twin.password(), "demo", "seed", "--connection", "mssql_demo", "--rows", "5000", "-q");
+        assertEquals(0, seed.exit(), seed.stderr());
+
+        Result run = dpone(twin.password(), "run", Path.of("examples/batch/embedded-full-refresh.batch.yaml")
+            .toAbsolutePath().toString(), "--run-id", "twin-cli-1", "--format", "json");
+        assertEquals(0, run.exit(), run.stderr());
+        JsonNode report = new ObjectMapper().readTree(run.stdout());
+        assertTrue(report.path("passed").asBoolean(), run.stdout());
+        assertEquals(5000, report.path("loaded_rows").asLong(), run.stdout());
+
+        String wrong = "Not-The-Password-" + System.nanoTime();
+        Result denied = dpone(wrong, "run", Path.of("examples/batch/embedded-full-refresh.batch.yaml")
+            .toAbsolutePath().toString(), "--run-id", "twin-cli-2");
+        assertEquals(1, denied.exit(), denied.stderr());
+        assertEquals("", denied.stdout());
+        assertTrue(denied.stderr().contains("connection.failed"), denied.stderr());
+        assertTrue(denied.stderr().contains("mssql_demo"), denied.stderr());
+        for (String leak : List.of(wrong, twin.password(), ":" + twin.port(), "127.0.0.1", "\tat ")) {
+            assertFalse(denied.stderr().contains(leak), () -> leak + " in " + denied.stderr());
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.dpone.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.TableAdmin;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.demo.DemoSalesGenerator;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.source.SourceConnections;
+import io.dpone.testing.Manifests;
+import io.dpone.testing.TestEngines;
+import io.dpone.testing.mssql.MssqlTwinProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SQL Server failures a user meets, through the real mssql-jdbc against the twin: a wrong password (error 18456)
+ * and a connection dropped in the middle of a result are typed, name neither the password nor the endpoint, publish
+ * nothing, and the same run id resumes to a green run. A twin run, not a server run (docs/testing.md).
+ */
+class MssqlTwinFailureTest {
+    static MssqlTwinProcess twin;
+    static Path passwordFile;
+
+    @TempDir
+    static Path home;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        twin = MssqlTwinProcess.start(home.resolve("twin"));
+        passwordFile = Files.writeString(home.resolve("password"), twin.password());
+        try (Connection c = twin.connect()) {
+            DemoSalesGenerator.seed(c, 20_000, 11);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (twin != null) {
+            twin.close();
+        }
+    }
+
+    static ConnectionContext context(Path password) {
+        return ConnectionContext.of(Map.of(
+            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, twin.url(),
+                MssqlTwinProcess.USER, null, password.toString(), false, Map.of()),
+            TestEngines.CLICKHOUSE, new ContextEntry(TestEngines.CLICKHOUSE, ConnectionType.CLICKHOUSE, null, null,
+                null, null, true, Map.of("path", TestEngines.clickHousePath().toString()))), false);
+    }
+
+    @Test
+    void aWrongPasswordIsConnectionFailedWithNoSecretOrEndpoint() throws Exception {
+        String wrong = "Wrong-" + System.nanoTime() + "-pw";
+        Path wrongFile = Files.writeString(dir.resolve("wrong"), wrong);
+        DponeException e = assertThrows(DponeException.class, () -> SourceConnections.open(
+            context(wrongFile).resolve(TestEngines.SOURCE, ConnectionType.MSSQL, "test"), "dpone"));
+        assertEquals(BlockerCode.CONNECTION_FAILED.code(), e.blockers().get(0).code());
+        String text = e.getMessage() + e.blockers();
+        assertFalse(text.contains(wrong), text);
+        assertFalse(text.contains(String.valueOf(twin.port())), text);
+        assertFalse(text.contains(MssqlTwinProcess.USER), text);
+    }
+
+    @Test
+    void aConnectionDroppedMidResultIsReadFailedPublishesNothingAndTheRunResumes() throws Exception {
+        String db = TestEngines.newDatabase("twin_drop");
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: typed_binary_streaming");
+        try (Connection admin = twin.connect(); Statement st = admin.createStatement();
+             DponeCamel camel = DponeCamel.start(null, false); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            st.execute("EXEC sp_twin_fault @drop_after_rows = 7000");
+            RunReport failed = new FullRefreshRunner(camel, context(passwordFile), dir)
+                .run(ManifestLoader.load(manifest), "drop-1", ProgressListener.NONE);
+            assertFalse(failed.passed());
+            assertEquals(BlockerCode.SOURCE_READ_FAILED.code(), failed.blockers().get(0).code(),
+                String.valueOf(failed.blockers()));
+            assertFalse(failed.blockers().toString().contains(String.valueOf(twin.port())));
+            assertFalse(new TableAdmin(ch).exists(db, "sales"), "nothing published");
+
+            RunReport resumed = new FullRefreshRunner(camel, context(passwordFile), dir)
+                .run(ManifestLoader.load(manifest), "drop-1", ProgressListener.NONE);
+            assertTrue(resumed.passed(), String.valueOf(resumed.blockers()));
+            assertEquals(List.of(List.of("20000")), ch.query("SELECT toString(count()) FROM "
+                + ClickHouseSql.table(db, "sales")));
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+}

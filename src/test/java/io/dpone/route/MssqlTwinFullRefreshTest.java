@@ -1,0 +1,217 @@
+package io.dpone.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.ContextEntry;
+import io.dpone.manifest.ManifestLoader;
+import io.dpone.quality.GateResult;
+import io.dpone.testing.Manifests;
+import io.dpone.testing.TestEngines;
+import io.dpone.testing.mssql.MssqlTwinProcess;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Full refreshes from the SQL Server twin through the real mssql-jdbc (a {@code jdbc:sqlserver:} URL, SQL
+ * authentication, the product's own connection settings) into the embedded ClickHouse: a table created through the
+ * driver with every mapped type (extremes, NULLs, a cp1252 and a code page 936 {@code varchar}, {@code (max)} values
+ * over 1 MiB, emoji, TSV breakers, {@code datetime2(7)}) lands on every embedded route with every gate green and the
+ * values exact. The object-storage routes read the same way and are run by the certification through the twin
+ * ({@code MssqlTwinCertificationTest}). A twin run, not a server run (docs/testing.md).
+ */
+class MssqlTwinFullRefreshTest {
+    static MssqlTwinProcess twin;
+    static Path passwordFile;
+    static final String BIG_TEXT = "€uro ".repeat(250_000) + "😀"; // 1.25M chars: PLP over several packets
+    static final byte[] BIG_BYTES = new byte[1_200_000];
+
+    @TempDir
+    static Path home;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        twin = MssqlTwinProcess.start(home.resolve("twin"));
+        passwordFile = Files.writeString(home.resolve("password"), twin.password());
+        for (int i = 0; i < BIG_BYTES.length; i++) {
+            BIG_BYTES[i] = (byte) (i * 31);
+        }
+        try (Connection c = twin.connect()) {
+            createFidelityTable(c);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (twin != null) {
+            twin.close();
+        }
+    }
+
+    static ConnectionContext context(String url) {
+        return ConnectionContext.of(Map.of(
+            TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE, ConnectionType.MSSQL, url, MssqlTwinProcess.USER,
+                null, passwordFile.toString(), false, Map.of()),
+            TestEngines.CLICKHOUSE, new ContextEntry(TestEngines.CLICKHOUSE, ConnectionType.CLICKHOUSE, null, null,
+                null, null, true, Map.of("path", TestEngines.clickHousePath().toString()))), false);
+    }
+
+    /** {@code dbo.fidelity}: every mapped type; row 1 extremes, row 2 everyday values, row 3 NULLs. */
+    static void createFidelityTable(Connection c) throws Exception {
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE dbo.fidelity (id int NOT NULL PRIMARY KEY, i8 tinyint, i16 smallint, i32 int, "
+                + "i64 bigint, b bit, d38 decimal(38,10), n18 numeric(18,4), m money, sm smallmoney, f32 real, "
+                + "f64 float, c10 char(10), v1252 varchar(100), vgbk varchar(60) COLLATE Chinese_PRC_CI_AS, "
+                + "nc nchar(4), nv nvarchar(200), nvmax nvarchar(max), vmax varchar(max), bin8 binary(8), "
+                + "vbin varbinary(64), vbmax varbinary(max), dt date, ts7 datetime2(7), ts3 datetime2(3), "
+                + "dtm datetime, sdt smalldatetime, dto datetimeoffset(7), g uniqueidentifier, tx text, ntx ntext, "
+                + "img image)");
+        }
+        String insert = "INSERT INTO dbo.fidelity VALUES (" + "?,".repeat(31) + "?)";
+        try (PreparedStatement ps = c.prepareStatement(insert)) {
+            Object[][] rows = {
+                {1, (short) 255, Short.MIN_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, true,
+                    new BigDecimal("-9999999999999999999999999999.9999999999"), new BigDecimal("99999999999999.9999"),
+                    new BigDecimal("-922337203685477.5808"), new BigDecimal("214748.3647"), Float.MIN_VALUE,
+                    Double.MAX_VALUE, "tab\there", "café ÿ€ \\n\tend", "中文测试", "😀", "line\nbreak\r\\ \"q\" 😀",
+                    BIG_TEXT, "é".repeat(1_100_000), new byte[] {0, 1, 2, 3, 4, 5, 6, (byte) 0xFF},
+                    new byte[] {(byte) 0x80, 0, 0x7F}, BIG_BYTES, LocalDate.of(1900, 1, 1),
+                    LocalDateTime.parse("2299-12-31T23:59:59.9999999"), LocalDateTime.parse("1900-01-01T00:00:00.001"),
+                    LocalDateTime.parse("2024-02-29T23:59:59.997"), LocalDateTime.parse("2079-06-06T23:59:00"),
+                    OffsetDateTime.parse("2024-02-29T01:30:00.1234567+05:30"),
+                    UUID.fromString("6f9619ff-8b86-d011-b42d-00c04fc964ff"), "legacy text é", "legacy ntext 中",
+                    new byte[] {9, 8, 7}},
+                {2, (short) 0, (short) 7, 42, -1L, false, new BigDecimal("0.0000000001"), new BigDecimal("-0.5000"),
+                    new BigDecimal("0.0001"), new BigDecimal("-0.0001"), -Float.MIN_VALUE, 1.0 / 3, "a", "", "", "ab", "",
+                    "", "", new byte[8], new byte[0], new byte[0], LocalDate.of(2299, 12, 31),
+                    LocalDateTime.parse("1970-01-01T00:00:00.0000001"), LocalDateTime.parse("2024-06-01T12:00:00.5"),
+                    LocalDateTime.parse("1900-01-01T00:00:00"), LocalDateTime.parse("1900-01-01T00:00:00"),
+                    OffsetDateTime.parse("1900-01-01T12:00:00-08:00"), new UUID(0, 0), "", "", new byte[0]},
+                {3, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null}};
+            for (Object[] row : rows) {
+                for (int i = 0; i < row.length; i++) {
+                    if (row[i] == null) {
+                        ps.setNull(i + 1, java.sql.Types.NULL);
+                    } else {
+                        ps.setObject(i + 1, row[i]);
+                    }
+                }
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    Path manifest(String db, String route, int readers) throws Exception {
+        Path file = Manifests.fullRefresh(dir, "fidelity", db, "route: " + route);
+        Files.writeString(file, Files.readString(file).replace("{fetch_size: 1000, chunk_rows: 700}",
+            "{fetch_size: 1000, chunk_rows: 2, parallel_readers: " + readers + ", parallel_min_rows: 1}")
+            + "quality:\n  typed_hash: full\n  distinct_columns: [id, g]\n");
+        return file;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"typed_raw_streaming", "typed_binary_streaming", "direct_push_columnar.chunked"})
+    void everyMappedTypeLandsExactlyOnEachRouteWithEveryGateGreen(String route) throws Exception {
+        String db = TestEngines.newDatabase("twin_src");
+        try (DponeCamel camel = DponeCamel.start(null, false); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            RunReport r = new FullRefreshRunner(camel, context(twin.url()), dir)
+                .run(ManifestLoader.load(manifest(db, route, 1)), "twin-src-1", ProgressListener.NONE);
+            assertTrue(r.passed(), () -> route + ": " + r.blockers());
+            assertEquals(3, r.loadedRows());
+            assertTrue(r.gates().size() >= 8, r.gates().toString());
+            for (GateResult g : r.gates()) {
+                assertEquals("passed", g.status(), () -> route + " gate " + g.gate() + ": " + g);
+            }
+            assertValuesExact(ch, db);
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    @Test
+    void parallelRangeReadersOverTlsReadEveryRowOnce() throws Exception {
+        String db = TestEngines.newDatabase("twin_src_par");
+        try (DponeCamel camel = DponeCamel.start(null, false); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            RunReport r = new FullRefreshRunner(camel, context(twin.tlsUrl()), dir)
+                .run(ManifestLoader.load(manifest(db, "typed_binary_streaming", 3)), "twin-par-1",
+                    ProgressListener.NONE);
+            assertTrue(r.passed(), () -> String.valueOf(r.blockers()));
+            assertEquals(3, r.loadedRows());
+            assertValuesExact(ch, db);
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    static void assertValuesExact(ClickHouseEndpoint ch, String db) {
+        String t = ClickHouseSql.table(db, "fidelity");
+        List<List<String>> one = ch.query("SELECT toString(i8), toString(i16), toString(i32), toString(i64), "
+            + "toString(b), toString(d38), toString(n18), toString(m), toString(sm), "
+            + "toString(reinterpretAsUInt32(f32)), toString(reinterpretAsUInt64(f64)), hex(c10), hex(v1252), "
+            + "hex(vgbk), hex(nc), hex(nv), toString(length(nvmax)), "
+            + "toString(nvmax = concat(repeat('€uro ', 250000), '😀')), toString(length(vmax)), hex(bin8), hex(vbin), "
+            + "toString(length(vbmax)), "
+            + "toString(vbmax = arrayStringConcat(arrayMap(i -> char((i * 31) % 256), range(1200000)))), "
+            + "toString(dt), toString(ts7), toString(ts3), toString(dtm), toString(sdt), toString(dto), "
+            + "toString(g), hex(tx), hex(ntx), hex(img) FROM " + t + " WHERE id = 1");
+        List<String> r = one.get(0);
+        assertEquals(List.of("255", "-32768", "-2147483648", "9223372036854775807", "true",
+            "-9999999999999999999999999999.9999999999", "99999999999999.9999", "-922337203685477.5808",
+            "214748.3647", Integer.toUnsignedString(Float.floatToRawIntBits(Float.MIN_VALUE)),
+            Long.toUnsignedString(Double.doubleToRawLongBits(Double.MAX_VALUE))), r.subList(0, 11));
+        assertEquals(hex("tab\there  "), r.get(11), "char(10) pads with spaces");
+        assertEquals(hex("café ÿ€ \\n\tend"), r.get(12), "cp1252 varchar through its code page");
+        assertEquals(hex("中文测试"), r.get(13), "code page 936 varchar");
+        assertEquals(hex("😀  "), r.get(14), "nchar(4) pads to four UTF-16 units");
+        assertEquals(hex("line\nbreak\r\\ \"q\" 😀"), r.get(15));
+        byte[] big = BIG_TEXT.getBytes(StandardCharsets.UTF_8);
+        assertEquals(String.valueOf(big.length), r.get(16));
+        assertEquals("1", r.get(17), "the whole nvarchar(max) value, byte for byte");
+        assertEquals(String.valueOf(2 * 1_100_000), r.get(18), "é is two UTF-8 bytes");
+        assertEquals("00010203040506FF", r.get(19));
+        assertEquals("80007F", r.get(20));
+        assertEquals(String.valueOf(BIG_BYTES.length), r.get(21));
+        assertEquals("1", r.get(22), "the whole varbinary(max) value, byte for byte");
+        assertEquals(List.of("1900-01-01", "2299-12-31 23:59:59.9999999", "1900-01-01 00:00:00.001",
+            "2024-02-29 23:59:59.997", "2079-06-06 23:59:00", "2024-02-28 20:00:00.1234567",
+            "6f9619ff-8b86-d011-b42d-00c04fc964ff", hex("legacy text é"), hex("legacy ntext 中"), "090807"),
+            r.subList(23, 33));
+        List<String> two = ch.query("SELECT toString(reinterpretAsUInt32(f32)), toString(ts7), toString(dto), "
+            + "toString(g), hex(bin8), toString(d38) FROM " + t + " WHERE id = 2").get(0);
+        assertEquals(List.of(Integer.toUnsignedString(Float.floatToRawIntBits(-Float.MIN_VALUE)), "1970-01-01 00:00:00.0000001",
+            "1900-01-01 20:00:00.0000000", "00000000-0000-0000-0000-000000000000", "0000000000000000",
+            "0.0000000001"), two);
+        assertFalse(ch.query("SELECT 1 FROM " + t + " WHERE id = 3 AND isNull(i8) AND isNull(d38) AND isNull(nvmax) "
+            + "AND isNull(vbmax) AND isNull(ts7) AND isNull(dto) AND isNull(g) AND isNull(tx) AND isNull(img)")
+            .isEmpty(), "row 3 is NULL in every column");
+    }
+
+    static String hex(String s) {
+        return HexFormat.of().withUpperCase().formatHex(s.getBytes(StandardCharsets.UTF_8));
+    }
+}

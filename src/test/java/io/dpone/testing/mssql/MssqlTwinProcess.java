@@ -1,0 +1,113 @@
+package io.dpone.testing.mssql;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link MssqlTwin} in a child JVM for a test, as {@code dev/mssql-twin} starts it: its own data directory, a free
+ * loopback port, one SQL login whose password travels through the environment. Closing it stops the process with
+ * SIGTERM. Its CPU is its own process's, apart from the test's.
+ */
+public final class MssqlTwinProcess implements AutoCloseable {
+    public static final String USER = "dpone_twin";
+    public static final String PASSWORD_ENV = "DPONE_MSSQL_TWIN_PASSWORD";
+    public static final String DATABASE = "dpone_src";
+
+    private final Process process;
+    private final int port;
+    private final String password;
+
+    private MssqlTwinProcess(Process process, int port, String password) {
+        this.process = process;
+        this.port = port;
+        this.password = password;
+    }
+
+    /** Starts a twin on {@code dataDir} with the database {@link #DATABASE} and waits (up to 120 s) until it serves. */
+    public static MssqlTwinProcess start(Path dataDir) throws IOException {
+        String password = "Twin-" + Long.toHexString(System.nanoTime()) + "!";
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), MssqlTwin.class.getName(),
+            "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV,
+            "--database", DATABASE));
+        Files.createDirectories(dataDir);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
+        pb.environment().put(PASSWORD_ENV, password);
+        Process p = pb.start();
+        // the ready line is awaited on another thread, so a twin that never prints cannot hang the test
+        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith("mssql-twin ready 127.0.0.1:")) {
+                        return line.substring("mssql-twin ready 127.0.0.1:".length()).trim();
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        try {
+            String port = ready.get(120, TimeUnit.SECONDS);
+            if (port != null) {
+                return new MssqlTwinProcess(p, Integer.parseInt(port), password);
+            }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // reported below with the twin's stderr
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        p.destroyForcibly();
+        throw new IOException("the SQL Server twin did not start: " + Files.readString(dataDir.resolve("twin.stderr")));
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The URL a user would write for this twin, without credentials. */
+    public String url() {
+        return "jdbc:sqlserver://127.0.0.1:" + port + ";databaseName=" + DATABASE + ";encrypt=false";
+    }
+
+    /** The URL with TLS inside the handshake, mssql-jdbc's default since 12. */
+    public String tlsUrl() {
+        return "jdbc:sqlserver://127.0.0.1:" + port + ";databaseName=" + DATABASE
+            + ";encrypt=true;trustServerCertificate=true";
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public java.sql.Connection connect() throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection(url(), USER, password);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
