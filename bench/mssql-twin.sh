@@ -202,7 +202,17 @@ for rows in "${sizes[@]}"; do
     /usr/bin/time -v -o "$out.time" "$dpone" run "$manifest" --run-id "bench-mssql-twin-$rows-$i-$$" --format json \
       >"$out.json" 2>"$out.err" &
     run_pid=$!
-    "$root/bench/thread-cpu.sh" sample-java "$run_pid" "$out.threads" &
+    # the JVM: time's child, bin/dpone, which execs java (DPONE_CDS=0). Not thread-cpu.sh sample-java: it follows
+    # the first child of each process, and under load it can step into one of bin/dpone's short-lived subshells
+    # (sed, ls), see it gone and stop without a sample
+    ( for _ in $(seq 1 600); do
+        c="$(pgrep -P "$run_pid" | head -1 || true)"
+        if [ -n "$c" ] && [ "$(cat /proc/"$c"/comm 2>/dev/null || true)" = java ]; then
+          exec "$root/bench/thread-cpu.sh" sample "$c" "$out.threads"
+        fi
+        kill -0 "$run_pid" 2>/dev/null || exit 0
+        sleep 0.05
+      done ) &
     sampler=$!
     wait "$run_pid"; rc=$?
     wait "$sampler" 2>/dev/null
@@ -210,6 +220,9 @@ for rows in "${sizes[@]}"; do
     run_pid="" sampler=""
     t1=$(now_ns); c1="$(twin_ticks)"; j1="$(busy_jiffies)"
     load1="$(cut -d' ' -f1 /proc/loadavg)"
+    if [ ! -s "$out.threads" ]; then
+      echo "run $i: no thread samples (the JVM was not found); not counted"; continue
+    fi
     if [ "$rc" != 0 ] || [ "$(jq -r .passed "$out.json" 2>/dev/null)" != true ]; then
       echo "run $i: FAILED (exit $rc); stderr tail:"; tail -5 "$out.err"; continue
     fi
