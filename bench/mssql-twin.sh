@@ -9,6 +9,7 @@
 #   bench/mssql-twin.sh [ROWS ...]     default: 2000000 5000000
 #   BENCH_RUNS=N                       runs per size (default 1)
 #   BENCH_RESEED=1                     seed again even when the size's twin data is already seeded
+#   BENCH_SEED=driver|fast|auto, BENCH_DRIVER_SEED_MAX=N   how to seed (below)
 #   BENCH_REV=<rev>, BENCH_SKIP_BUILD=1  as bench/build.sh (the twin itself always runs from this tree)
 #   BENCH_MSSQL_WORK=DIR               the work directory (default target/bench-mssql-twin)
 #
@@ -30,10 +31,15 @@
 # for the same CPU, so wall time and rows/s say little about a pod. The driver's CPU per row is what is real: it
 # decodes the same TDS tokens from a socket (NBCROW/ROW, the types declared for dbo.sales) as against a server.
 #
-# Seeding goes through the driver too (bin/dpone demo seed --connection, batched INSERTs over TDS) and is timed.
-# Each size has its own twin data directory and is seeded once: a later invocation restarts the twin on the seeded
-# files and reuses them (the marker file `seeded` holds the row count). Everything lives in the work directory: the
-# twin's data, DPONE_HOME, the embedded ClickHouse's data, reports. The chDB library is read from the user cache
+# Seeding (timed, not measured against anything): through the driver (bin/dpone demo seed --connection, batched
+# INSERTs over TDS) up to BENCH_DRIVER_SEED_MAX rows (default 100000). That costs the twin about 0.4 ms of CPU per
+# row (20,000 rows: 34 s, 8 s of twin CPU), over half an hour for 5M rows, so larger sizes take the fast path
+# (BENCH_SEED=driver|fast|auto): dbo.sales is created through the driver with 0 rows (the twin records its declared
+# SQL Server types), the twin is stopped, demo seed fills a scratch embedded H2 file with the same generator and
+# seed, and an H2 linked table copies the rows into the twin's file (typed); the twin restarts on it. Both paths gave
+# identical tables at 20,000 rows (bench/README.md). Each size has its own twin data directory and is seeded once: a
+# later invocation restarts the twin on the seeded files and reuses them (the marker file `seeded` holds the row
+# count; BENCH_RESEED=1 redoes it). Everything lives in the work directory: the twin's data, DPONE_HOME, the embedded ClickHouse's data, reports. The chDB library is read from the user cache
 # when it is there (DPONE_CHDB_LIBRARY), otherwise installed into the work directory. Remove it all with
 # rm -rf target/bench-mssql-twin.
 set -euo pipefail
