@@ -39,9 +39,9 @@
 # seed, and an H2 linked table copies the rows into the twin's file (typed); the twin restarts on it. Both paths gave
 # identical tables at 20,000 rows (bench/README.md). Each size has its own twin data directory and is seeded once: a
 # later invocation restarts the twin on the seeded files and reuses them (the marker file `seeded` holds the row
-# count; BENCH_RESEED=1 redoes it). Everything lives in the work directory: the twin's data, DPONE_HOME, the embedded ClickHouse's data, reports. The chDB library is read from the user cache
-# when it is there (DPONE_CHDB_LIBRARY), otherwise installed into the work directory. Remove it all with
-# rm -rf target/bench-mssql-twin.
+# count; BENCH_RESEED=1 redoes it). Everything lives in the work directory: the twin's data, DPONE_HOME, the
+# embedded ClickHouse's data, reports. The chDB library is read from the user cache when it is there
+# (DPONE_CHDB_LIBRARY), otherwise installed into the work directory. Remove it all: rm -rf target/bench-mssql-twin.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
