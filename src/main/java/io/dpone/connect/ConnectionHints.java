@@ -5,9 +5,10 @@ import java.util.regex.Pattern;
 
 /**
  * The next step of a failed connection, for {@code connection.failed} messages: what to check (the server, the
- * url's host and port, the credential source), named through the alias. The text passes through the redaction layer
- * like every message: a registered endpoint's {@code host:port} prints as {@code <redacted:host>}, an absolute
- * password file path as {@code <redacted:path>}; the alias and the variable name stay readable.
+ * host and port in the alias's url, the credential source), named through the alias. The endpoint itself is never
+ * written (it would print as {@code <redacted:host>} at best, and an unregistered one not at all safely); the user
+ * looks it up in their own context. The text passes through the redaction layer like every message: an absolute
+ * password file path prints as {@code <redacted:path>}; the alias and the variable name stay readable.
  */
 public final class ConnectionHints {
     private static final Pattern AUTHORITY = Pattern.compile("://(?:[^@/\\s]*@)?([^:/;?#\\s]+)(?::([0-9]{1,5}))?");
@@ -29,9 +30,8 @@ public final class ConnectionHints {
 
     /** The server did not answer: where it should be and what to check. */
     public static String unreachable(ConnectionSpec spec, String server) {
-        String at = hostPort(spec.url());
         return "check that the " + server + " of alias '" + spec.alias() + "' is running and reachable from here"
-            + (at == null ? "" : " at its url's host and port (" + at + ")")
+            + (hostPort(spec.url()) == null ? "" : " at the host and port in its url")
             + ", and that the alias's url in the connection context is right";
     }
 
