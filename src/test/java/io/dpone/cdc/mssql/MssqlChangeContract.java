@@ -50,6 +50,7 @@ abstract class MssqlChangeContract {
 
     Server server;
     ConnectionContext ctx;
+    Path passwordFile;
     ClickHouseEndpoint ch;
 
     @TempDir
@@ -64,7 +65,7 @@ abstract class MssqlChangeContract {
     @BeforeAll
     void open() throws Exception {
         server = start();
-        Path passwordFile = Files.writeString(home.resolve("password"), server.password());
+        passwordFile = Files.writeString(home.resolve("password"), server.password());
         ctx = ConnectionContext.of(Map.of(TestEngines.SOURCE, new ContextEntry(TestEngines.SOURCE,
             ConnectionType.MSSQL, server.url(), server.user(), null, passwordFile.toString(), false, Map.of())),
             false);
@@ -147,14 +148,18 @@ abstract class MssqlChangeContract {
                     int id = ids.get(r.nextInt(ids.size()));
                     String sql = pick < 75 ? "UPDATE dbo." + table + " SET status = ?, amount = amount + 1 WHERE order_id = ?"
                         : pick < 90 ? "DELETE FROM dbo." + table + " WHERE order_id = ? AND ? IS NOT NULL"
-                        : "UPDATE dbo." + table + " SET order_id = order_id + 100000, status = ? WHERE order_id = ?";
+                        : "UPDATE dbo." + table + " SET status = ?, order_id = ? WHERE order_id = ?";
                     try (PreparedStatement ps = c.prepareStatement(sql)) {
                         if (pick >= 75 && pick < 90) {
                             ps.setInt(1, id);
                             ps.setString(2, "x");
-                        } else {
+                        } else if (pick < 75) {
                             ps.setString(1, "s" + r.nextInt(10));
                             ps.setInt(2, id);
+                        } else { // a primary-key move, to a key never used
+                            ps.setString(1, "moved");
+                            ps.setInt(2, nextId++);
+                            ps.setInt(3, id);
                         }
                         ps.executeUpdate();
                     }
@@ -242,6 +247,74 @@ abstract class MssqlChangeContract {
             CdcRuntimeRunReport idle = tickUntilCaughtUp(o);
             assertEquals(0, idle.metrics().millisBehindSource(), "caught up: no lag behind the source");
             assertEquals(sourceRows(c, "orders"), materialized(db, "orders"));
+        }
+    }
+
+    @Test
+    void aSnapshotHandOverWhileTheDriverWritesLosesAndRepeatsNothing() throws Exception {
+        String db = TestEngines.newDatabase("twin_handover");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect()) {
+            createOrders(c, "orders_ho");
+            try (Statement st = c.createStatement()) {
+                st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'orders_ho', "
+                    + "@role_name = NULL");
+            }
+            writeChanges(c, "orders_ho", 60, 5);
+        }
+        Path manifest = io.dpone.testing.Manifests.write(dir.resolve("orders_ho.batch.yaml"), """
+            name: orders-ho
+            source:
+              type: mssql
+              connection_ref: %s
+              table: {schema: dbo, name: orders_ho}
+              options: {fetch_size: 20, chunk_rows: 20}
+            sink:
+              type: clickhouse
+              connection_ref: clickhouse_test
+              table: {schema: %s, name: orders_ho_snapshot}
+              staging: {schema: %s}
+              strategy: {mode: full_refresh}
+              options: {lineage: false}
+            cdc:
+              backend: mssql_cdc
+              pipeline_name: orders_ho-live
+              log_dataset: %s.orders_ho_cdc
+              unique_keys: [order_id]
+            """.formatted(TestEngines.SOURCE, db, db, db));
+        ConnectionContext both = ConnectionContext.of(Map.of(TestEngines.SOURCE, ctx.entry(TestEngines.SOURCE)
+            .orElseThrow(), "clickhouse_test", new ContextEntry("clickhouse_test", ConnectionType.CLICKHOUSE, null,
+            null, null, null, true, Map.of("path", TestEngines.clickHousePath().toString()))), false);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger during = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try (Connection w = connect()) {
+                for (long seed = 100; !stop.get(); seed++) {
+                    writeChanges(w, "orders_ho", 1, seed);
+                    during.incrementAndGet();
+                }
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        io.dpone.route.RunReport report;
+        try {
+            report = io.dpone.Dpone.run(manifest, "ho-1", both, io.dpone.route.ProgressListener.NONE,
+                dir.resolve("state"));
+        } finally {
+            stop.set(true);
+        }
+        writer.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(report.passed(), String.valueOf(report.blockers()));
+        assertTrue(report.notes().stream().anyMatch(n -> n.startsWith("cdc hand-over: stream orders_ho-live")),
+            String.valueOf(report.notes()));
+        assertTrue(during.get() > 0, "the driver committed changes while the snapshot was read");
+        try (Connection c = connect()) {
+            awaitCaptured(c, "orders_ho", -3);
+            CdcRuntimeRunReport idle = tickUntilCaughtUp(options(SqlServerCdcReader.BACKEND, "orders_ho", db, 500));
+            assertEquals(0, idle.counts().read());
+            assertEquals(sourceRows(c, "orders_ho"), materialized(db, "orders_ho"),
+                "snapshot plus the changes after its position is the source, row for row");
         }
     }
 
