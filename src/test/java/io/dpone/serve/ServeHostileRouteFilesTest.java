@@ -167,6 +167,9 @@ class ServeHostileRouteFilesTest {
             Files.writeString(routes.resolve("zz_marker2.yaml"), ServeRouteDirectoryTest.timerRoute("user_marker2"));
             await(Duration.ofSeconds(30), "the second marker after the hostile files",
                 () -> serve.context().getRoute("user_marker2") != null);
+            // the watcher may see the files in more than one batch, the marker before the last hostile one
+            await(Duration.ofSeconds(30), "every late hostile file refused", () -> CODES.keySet().stream()
+                .allMatch(k -> rejected().lines().anyMatch(l -> l.startsWith("late_" + k + ":"))));
             String late = rejected();
             for (Map.Entry<String, String> e : CODES.entrySet()) {
                 assertTrue(late.lines().anyMatch(l -> l.startsWith("late_" + e.getKey() + ":")
