@@ -131,31 +131,9 @@ public final class CdcTrigger implements Trigger {
         if (version == loadedAt) {
             return;
         }
-        List<String> columns = new ArrayList<>();
-        try (PreparedStatement st = conn.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
-            + "TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    columns.add(rs.getString(1).toLowerCase(java.util.Locale.ROOT));
-                }
-            }
-        }
-        List<Integer> keyPositions = new ArrayList<>();
-        try (PreparedStatement st = conn.prepareStatement("SELECT u.COLUMN_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS "
-            + "k JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE u ON u.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND "
-            + "u.CONSTRAINT_NAME = k.CONSTRAINT_NAME WHERE k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ? AND "
-            + "k.CONSTRAINT_TYPE = 'PRIMARY KEY'")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    keyPositions.add(columns.indexOf(rs.getString(1).toLowerCase(java.util.Locale.ROOT)));
-                }
-            }
-        }
-        key = keyPositions.stream().mapToInt(Integer::intValue).toArray();
+        List<String> columns = Metadata.columnNames(conn, schema, table);
+        key = Metadata.primaryKey(conn, schema, table).keySet().stream()
+            .mapToInt(k -> columns.indexOf(k.toLowerCase(java.util.Locale.ROOT))).toArray();
         List<Instance> found = new ArrayList<>();
         try (PreparedStatement st = conn.prepareStatement("SELECT i.capture_instance, c.column_name FROM "
             + "twin_catalog.cdc_instances i JOIN cdc.captured_columns c ON c.object_id = twin_object_id('cdc', "

@@ -83,17 +83,7 @@ public final class CtTrigger implements Trigger {
         if (version == loadedAt) {
             return;
         }
-        List<String> columns = new ArrayList<>();
-        try (PreparedStatement st = conn.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
-            + "TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    columns.add(rs.getString(1).toLowerCase(Locale.ROOT));
-                }
-            }
-        }
+        List<String> columns = Metadata.columnNames(conn, schema, table);
         List<String> keyNames = new ArrayList<>(Metadata.primaryKey(conn, schema, table).keySet());
         int[] positions = new int[keyNames.size()];
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(log = ChangeTracking.logTable(

@@ -133,6 +133,22 @@ final class Metadata {
     }
 
     /** The primary key's columns in key order, each with the constraint name. */
+    /** The H2 table's column names, lower case, in ordinal order (the triggers' row positions). */
+    static List<String> columnNames(Connection c, String schema, String table) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
+            + "TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            st.setString(1, schema);
+            st.setString(2, table);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1).toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        return columns;
+    }
+
     static Map<String, String> primaryKey(Connection c, String schema, String table) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (PreparedStatement st = c.prepareStatement("SELECT u.COLUMN_NAME, k.CONSTRAINT_NAME FROM "
