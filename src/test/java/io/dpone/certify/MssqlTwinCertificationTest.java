@@ -13,7 +13,6 @@ import io.dpone.manifest.ManifestLoader;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.mssql.MssqlTwinProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
@@ -40,7 +39,7 @@ class MssqlTwinCertificationTest {
     @BeforeAll
     static void start() throws Exception {
         twin = MssqlTwinProcess.start(dir.resolve("twin"));
-        passwordFile = Files.writeString(dir.resolve("password"), twin.password());
+        passwordFile = twin.passwordFile();
         try (Connection c = twin.connect()) {
             DemoSalesGenerator.seed(c, 3_000, 9);
         }

@@ -16,7 +16,6 @@ import io.dpone.manifest.ManifestLoader;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.mssql.MssqlTwinProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -46,7 +45,7 @@ class MssqlTwinFailureTest {
     @BeforeAll
     static void start() throws Exception {
         twin = MssqlTwinProcess.start(home.resolve("twin"));
-        passwordFile = Files.writeString(home.resolve("password"), twin.password());
+        passwordFile = twin.passwordFile();
         try (Connection c = twin.connect()) {
             DemoSalesGenerator.seed(c, 20_000, 11);
         }

@@ -1,7 +1,6 @@
 package io.dpone.route;
 
 import io.dpone.testing.mssql.MssqlTwinProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +19,7 @@ class MssqlTwinFullRefreshTest extends MssqlSourceContract {
     @Override
     Server start() throws Exception {
         twin = MssqlTwinProcess.start(home.resolve("twin"));
-        return new Server(twin.url(), twin.tlsUrl(), MssqlTwinProcess.USER,
-            Files.writeString(home.resolve("password"), twin.password()));
+        return new Server(twin.url(), twin.tlsUrl(), MssqlTwinProcess.USER, twin.passwordFile());
     }
 
     @AfterAll

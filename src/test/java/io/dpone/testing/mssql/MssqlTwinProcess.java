@@ -20,11 +20,13 @@ public final class MssqlTwinProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final String password;
+    private final Path passwordFile;
 
-    private MssqlTwinProcess(Process process, int port, String password) {
+    private MssqlTwinProcess(Process process, int port, String password, Path passwordFile) {
         this.process = process;
         this.port = port;
         this.password = password;
+        this.passwordFile = passwordFile;
     }
 
     /** Starts a twin on {@code dataDir} with the database {@link #DATABASE} and waits (up to 120 s) until it serves. */
@@ -40,7 +42,8 @@ public final class MssqlTwinProcess implements AutoCloseable {
         Process p = pb.start();
         String port = io.dpone.testing.ReadyLine.await(p, "mssql-twin ready 127.0.0.1:",
             dataDir.resolve("twin.stderr"), "the SQL Server twin");
-        return new MssqlTwinProcess(p, Integer.parseInt(port), password);
+        return new MssqlTwinProcess(p, Integer.parseInt(port), password,
+            Files.writeString(dataDir.resolve("login.password"), password));
     }
 
     public int port() {
@@ -60,6 +63,11 @@ public final class MssqlTwinProcess implements AutoCloseable {
     public String tlsUrl() {
         return "jdbc:sqlserver://127.0.0.1:" + port + ";databaseName=" + DATABASE
             + ";encrypt=true;trustServerCertificate=true";
+    }
+
+    /** The login's password in a file next to the twin's data, for a {@code password_file} alias. */
+    public Path passwordFile() {
+        return passwordFile;
     }
 
     public String password() {
