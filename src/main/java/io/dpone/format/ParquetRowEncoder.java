@@ -24,6 +24,7 @@ final class ParquetRowEncoder {
     private final long[] multipliers;
     private final int[] scales;
     private final TimestampType[] timestamps;
+    private final io.dpone.source.types.TimeType[] times;
     private final byte[][] fixed;
     private final ByteBuf text = new ByteBuf(1024);
 
@@ -34,6 +35,7 @@ final class ParquetRowEncoder {
         multipliers = new long[n];
         scales = new int[n];
         timestamps = new TimestampType[n];
+        times = new io.dpone.source.types.TimeType[n];
         fixed = new byte[n][];
         for (int i = 0; i < n; i++) {
             ParquetColumn c = columns[i];
@@ -42,6 +44,7 @@ final class ParquetRowEncoder {
             multipliers[i] = c.multiplier();
             scales[i] = c.scale();
             timestamps[i] = c.source().type() instanceof TimestampType t ? t : null;
+            times[i] = c.source().type() instanceof io.dpone.source.types.TimeType t ? t : null;
             fixed[i] = new byte[c.encoding() == Encoding.UUID ? 16 : c.fixedLength()];
         }
     }
@@ -81,6 +84,7 @@ final class ParquetRowEncoder {
             case TIMESTAMP_INT64 ->
                 w.write(Math.multiplyExact(timestamps[i].ticks((LocalDateTime) v), multipliers[i]), 0, dl);
             case TIMESTAMP_FIXED -> w.write(fixed(i, timestamps[i].ticks((LocalDateTime) v)), 0, dl);
+            case TIME_INT64 -> w.write(times[i].ticks((java.time.LocalTime) v), 0, dl);
             case UUID -> {
                 UUID u = (UUID) v;
                 byte[] b = fixed[i];

@@ -8,13 +8,16 @@ import io.dpone.source.types.DateType;
 import io.dpone.source.types.DecimalType;
 import io.dpone.source.types.FloatType;
 import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.RowVersionType;
 import io.dpone.source.types.StringType;
+import io.dpone.source.types.TimeType;
 import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.UuidType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.List;
 import java.util.UUID;
 
@@ -102,6 +105,10 @@ public final class RowBinaryEncoder {
             byte[] b = (byte[]) v;
             out.writeVarUInt(b.length);
             out.write(b, 0, b.length);
+        } else if (type instanceof TimeType t) {
+            out.writeLongLE(t.ticks((LocalTime) v)); // Time64(n): Int64 ticks of 10^-n s
+        } else if (type instanceof RowVersionType) {
+            out.writeLongLE((Long) v); // UInt64: the unsigned bits, little-endian
         }
     }
 

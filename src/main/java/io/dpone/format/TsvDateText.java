@@ -1,10 +1,12 @@
 package io.dpone.format;
 
 import io.dpone.source.types.DateType;
+import io.dpone.source.types.TimeType;
 import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.ValueOutOfRangeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 
 /**
  * The TabSeparated text of dates ({@code YYYY-MM-DD}, within the Date32 range) and timestamps
@@ -29,20 +31,31 @@ final class TsvDateText {
         }
         int precision = t.precision();
         int nano = v.getNano();
-        int divisor = 1;
-        for (int i = precision; i < 9; i++) {
-            divisor *= 10;
-        }
+        int divisor = divisor(precision);
         if (nano % divisor != 0) {
             throw new ValueOutOfRangeException("timestamp has more fractional digits than precision " + precision);
         }
         ymd(year, v.getMonthValue(), v.getDayOfMonth(), out);
         out.writeByte(' ');
-        two(v.getHour(), out);
+        clock(v.getHour(), v.getMinute(), v.getSecond(), nano, precision, divisor, out);
+    }
+
+    /** {@code hh:mm:ss[.f...]} with exactly the column's fractional digits (Time64's text form). */
+    static void time(TimeType t, LocalTime v, ByteBuf out) {
+        int precision = t.precision();
+        int divisor = divisor(precision);
+        if (v.getNano() % divisor != 0) {
+            throw new ValueOutOfRangeException("time has more fractional digits than precision " + precision);
+        }
+        clock(v.getHour(), v.getMinute(), v.getSecond(), v.getNano(), precision, divisor, out);
+    }
+
+    private static void clock(int hour, int minute, int second, int nano, int precision, int divisor, ByteBuf out) {
+        two(hour, out);
         out.writeByte(':');
-        two(v.getMinute(), out);
+        two(minute, out);
         out.writeByte(':');
-        two(v.getSecond(), out);
+        two(second, out);
         if (precision > 0) {
             out.writeByte('.');
             int fraction = nano / divisor;
@@ -53,6 +66,15 @@ final class TsvDateText {
                 fraction /= 10;
             }
         }
+    }
+
+    /** 10^(9 - precision): the nanoseconds of one tick. */
+    private static int divisor(int precision) {
+        int divisor = 1;
+        for (int i = precision; i < 9; i++) {
+            divisor *= 10;
+        }
+        return divisor;
     }
 
     private static void ymd(int year, int month, int day, ByteBuf out) {

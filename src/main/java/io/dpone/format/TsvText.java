@@ -7,13 +7,16 @@ import io.dpone.source.types.DateType;
 import io.dpone.source.types.DecimalType;
 import io.dpone.source.types.FloatType;
 import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.RowVersionType;
 import io.dpone.source.types.StringType;
+import io.dpone.source.types.TimeType;
 import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.UuidType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.UUID;
 
 /**
@@ -53,6 +56,10 @@ final class TsvText {
         } else if (type instanceof BinaryType) {
             byte[] bytes = (byte[]) v;
             TsvEscaping.escaped(bytes, 0, bytes.length, out);
+        } else if (type instanceof TimeType t) {
+            TsvDateText.time(t, (LocalTime) v, out);
+        } else if (type instanceof RowVersionType) {
+            ascii(Long.toUnsignedString((Long) v), out);
         } else {
             throw new IllegalArgumentException("unsupported column type " + type);
         }

@@ -41,6 +41,9 @@ public final class QualityGateProcessor implements Processor {
         for (QualityGate gate : gates(run.plan().manifest().quality().typedHash(), run.table().columns())) {
             run.addGate(gate.evaluate(source, target));
         }
+        if (run.plan().manifest().source().valuePolicies().declared()) {
+            run.addGate(io.dpone.quality.ValuePolicyGate.evaluate(run.table()));
+        }
         run.counters().addStep("dq", t0);
         // the part of dq after the last chunk landed: what the gates add to the run's wall clock
         run.counters().setStep("dq_tail", (System.nanoTime() - t0) / 1_000_000);

@@ -60,7 +60,7 @@ final class SourceOpening {
                 source.close();
                 throw closed;
             }
-            run.described(source.describe(src.table(), src.columns()), format, Instant.now());
+            run.described(source.describe(src.table(), src.columns(), src.valuePolicies()), format, Instant.now());
             NamedColumns.check(plan.manifest(), run.table()); // before the staging table or any chunk exists
             described.complete(run.table());
             source.estimatedRows(run.table()).ifPresent(n -> plan.progress().rowsExpected(

@@ -5,8 +5,9 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.TableRef;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
 import io.dpone.source.types.ColumnType;
-import io.dpone.source.types.TypeMapper;
 import io.dpone.source.types.ValueOutOfRangeException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -39,58 +40,132 @@ public final class JdbcSourceReader implements SourceReader {
 
     @Override
     public SourceTable describe(TableRef table, List<String> columns) {
+        return describe(table, columns, ValuePolicies.NONE);
+    }
+
+    @Override
+    public SourceTable describe(TableRef table, List<String> columns, ValuePolicies policies) {
         try {
             DatabaseMetaData md = connection.getMetaData();
-            Map<String, SourceColumn> found = new LinkedHashMap<>();
+            List<String> primaryKey = primaryKey(md, table);
+            Map<String, List<SourceColumn>> found = new LinkedHashMap<>();
             List<Blocker> blockers = new ArrayList<>();
+            boolean any = false;
             try (ResultSet rs = md.getColumns(null, table.schema(), table.name(), null)) {
+                boolean udtColumn = hasColumn(rs, "SS_UDT_ASSEMBLY_TYPE_NAME");
                 while (rs.next()) {
                     // getColumns takes LIKE patterns: '_' in a table name also matches other tables
                     if (!table.name().equalsIgnoreCase(rs.getString("TABLE_NAME"))
                         || !table.schema().equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
                         continue;
                     }
+                    any = true;
                     String name = rs.getString("COLUMN_NAME");
-                    String typeName = rs.getString("TYPE_NAME");
-                    var type = TypeMapper.map(rs.getInt("DATA_TYPE"), typeName, rs.getInt("COLUMN_SIZE"),
-                        rs.getInt("DECIMAL_DIGITS"));
-                    boolean nullable = rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls;
-                    if (type.isEmpty()) {
-                        blockers.add(Blocker.of(BlockerCode.SOURCE_TYPE_UNSUPPORTED, table + "." + name,
-                            "source type " + typeName + " has no exact ClickHouse mapping"));
-                        continue;
+                    var described = new ColumnReads.Described(name, rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"),
+                        rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),
+                        rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
+                        udtColumn && rs.getString("SS_UDT_ASSEMBLY_TYPE_NAME") != null);
+                    if (columns.isEmpty() || columns.stream().anyMatch(c -> c.equalsIgnoreCase(name))) {
+                        ColumnReads.Result r = ColumnReads.read(described, policy(policies, described, primaryKey),
+                            table + "." + name, "source.value_policy.columns." + name);
+                        if (r.refusal() != null) {
+                            blockers.add(r.refusal());
+                        } else {
+                            found.put(name.toLowerCase(Locale.ROOT), r.columns());
+                        }
+                    } else {
+                        found.put(name.toLowerCase(Locale.ROOT), List.of()); // exists, not selected
                     }
-                    found.put(name.toLowerCase(Locale.ROOT), new SourceColumn(name, typeName, nullable, type.get()));
                 }
             }
-            if (found.isEmpty() && blockers.isEmpty()) {
+            if (!any) {
                 throw new DponeException(BlockerCode.SOURCE_TABLE_MISSING, "source.table",
                     "source table " + table + " does not exist or has no readable columns");
             }
+            policyTargets(table, policies, found, blockers);
             List<SourceColumn> selected = select(table, columns, found, blockers);
+            derivedNames(table, selected, found, blockers);
             if (!blockers.isEmpty()) {
                 throw new DponeException(blockers);
             }
-            return new SourceTable(table, selected, primaryKey(md, table));
+            return new SourceTable(table, selected, primaryKey);
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source metadata (SQLState " + e.getSQLState() + ")");
         }
     }
 
-    private static List<SourceColumn> select(TableRef table, List<String> columns, Map<String, SourceColumn> found,
-                                             List<Blocker> blockers) {
-        if (columns.isEmpty()) {
-            return new ArrayList<>(found.values());
+    /**
+     * The policy in force for a column: its declared one, else the table's default where the default can apply
+     * (to columns whose values can fall outside ClickHouse's range, {@code null} only to nullable ones, none to
+     * primary-key columns: a clamped or nulled key could merge two rows, so a key column takes a policy only when the
+     * manifest names it, and then it is refused).
+     */
+    private static ValuePolicy policy(ValuePolicies policies, ColumnReads.Described d, List<String> primaryKey) {
+        boolean key = primaryKey.stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
+        boolean declared = policies.columns().keySet().stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
+        ValuePolicy p = policies.forColumn(d.name());
+        if (declared) {
+            return key && (p == ValuePolicy.CLAMP || p == ValuePolicy.NULL) ? ValuePolicy.REFUSE : p;
         }
+        boolean canChange = io.dpone.source.types.TypeMapper.map(d.jdbcType(), d.typeName(), d.size(), d.scale())
+            .filter(ColumnReads::rangeLimited).isPresent();
+        return key || !canChange || (p == ValuePolicy.NULL && !d.nullable()) ? ValuePolicy.REFUSE : p;
+    }
+
+    /** A declared policy names a column of the table that is read, and never a primary-key column's clamp/null. */
+    private static void policyTargets(TableRef table, ValuePolicies policies, Map<String, List<SourceColumn>> found,
+                                      List<Blocker> blockers) {
+        for (var e : policies.columns().entrySet()) {
+            String path = "source.value_policy.columns." + e.getKey();
+            List<SourceColumn> read = found.get(e.getKey().toLowerCase(Locale.ROOT));
+            if (read == null) {
+                blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, path,
+                    "column '" + e.getKey() + "' does not exist in " + table));
+            } else if (!read.isEmpty() && read.get(0).policy() != e.getValue()) {
+                blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, path, e.getValue().text()
+                    + " cannot apply to " + table + "." + e.getKey() + ", a primary-key column: a changed key could"
+                    + " merge two rows"));
+            }
+        }
+    }
+
+    /** A column a conversion adds ({@code <c>__srid}, {@code <c>__type}) must not collide with a column of the table. */
+    private static void derivedNames(TableRef table, List<SourceColumn> selected, Map<String, List<SourceColumn>> found,
+                                     List<Blocker> blockers) {
+        for (SourceColumn c : selected) {
+            List<SourceColumn> own = found.get(c.name().toLowerCase(Locale.ROOT));
+            if (own != null && !own.contains(c)) { // c was added by another column's conversion
+                blockers.add(Blocker.of(BlockerCode.SOURCE_TYPE_UNSUPPORTED, "source.columns", "column " + c.name()
+                    + ", which dpone adds for a converted column, already exists in " + table
+                    + ": rename one of them in a view"));
+            }
+        }
+    }
+
+    private static boolean hasColumn(ResultSet rs, String label) {
+        try {
+            rs.findColumn(label);
+            return true;
+        } catch (SQLException e) {
+            return false; // H2 and older drivers: no CLR type column, so no CLR types to tell apart
+        }
+    }
+
+    private static List<SourceColumn> select(TableRef table, List<String> columns,
+                                             Map<String, List<SourceColumn>> found, List<Blocker> blockers) {
         List<SourceColumn> selected = new ArrayList<>();
+        if (columns.isEmpty()) {
+            found.values().forEach(selected::addAll);
+            return selected;
+        }
         for (int i = 0; i < columns.size(); i++) {
-            SourceColumn c = found.get(columns.get(i).toLowerCase(Locale.ROOT));
+            List<SourceColumn> c = found.get(columns.get(i).toLowerCase(Locale.ROOT));
             if (c == null) {
                 blockers.add(Blocker.of(BlockerCode.SOURCE_TABLE_MISSING, "source.columns[" + i + "]",
                     "column '" + columns.get(i) + "' does not exist in " + table));
             } else {
-                selected.add(c);
+                selected.addAll(c);
             }
         }
         return selected;
@@ -111,13 +186,13 @@ public final class JdbcSourceReader implements SourceReader {
     @Override
     public RowCursor open(SourceTable table, int fetchSize, long rowLimit) {
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        String sql = SqlServerDialect.select(table.ref().schema(), table.ref().name(), names, rowLimit,
+        String sql = SqlServerDialect.select(table.ref().schema(), table.ref().name(), table.columns(), rowLimit,
             table.primaryKey());
         try {
             Statement st = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             st.setFetchSize(fetchSize);
             ResultSet rs = st.executeQuery(sql);
-            return new JdbcRowCursor(st, rs, table.columns().stream().map(SourceColumn::type).toList(), names);
+            return new JdbcRowCursor(st, rs, table);
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")");
@@ -166,7 +241,7 @@ public final class JdbcSourceReader implements SourceReader {
     @Override
     public RowCursor open(SourceTable table, int fetchSize, KeyRange range) {
         List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        String sql = SqlServerDialect.selectRange(table.ref().schema(), table.ref().name(), names, range);
+        String sql = SqlServerDialect.selectRange(table.ref().schema(), table.ref().name(), table.columns(), range);
         try {
             PreparedStatement st = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY,
                 ResultSet.CONCUR_READ_ONLY);
@@ -189,7 +264,7 @@ public final class JdbcSourceReader implements SourceReader {
             }
             st.setFetchSize(fetchSize);
             ResultSet rs = st.executeQuery();
-            return new JdbcRowCursor(st, rs, table.columns().stream().map(SourceColumn::type).toList(), names);
+            return new JdbcRowCursor(st, rs, table);
         } catch (SQLException e) {
             st.close();
             throw e;
@@ -209,13 +284,15 @@ public final class JdbcSourceReader implements SourceReader {
         private final Statement statement;
         private final ResultSet rs;
         private final ColumnType[] types;
-        private final List<String> names;
+        private final List<SourceColumn> columns;
+        private final PolicyTally tally;
 
-        JdbcRowCursor(Statement statement, ResultSet rs, List<ColumnType> types, List<String> names) {
+        JdbcRowCursor(Statement statement, ResultSet rs, SourceTable table) {
             this.statement = statement;
             this.rs = rs;
-            this.types = types.toArray(new ColumnType[0]);
-            this.names = names;
+            this.columns = table.columns();
+            this.types = columns.stream().map(SourceColumn::type).toArray(ColumnType[]::new);
+            this.tally = table.tally();
         }
 
         @Override
@@ -226,16 +303,27 @@ public final class JdbcSourceReader implements SourceReader {
                     return false;
                 }
                 for (; i < types.length; i++) {
-                    row[i] = types[i].read(rs, i + 1);
+                    try {
+                        row[i] = types[i].read(rs, i + 1);
+                    } catch (ValueOutOfRangeException refused) {
+                        row[i] = tally.apply(i, columns.get(i), refused);
+                    }
                 }
                 return true;
             } catch (ValueOutOfRangeException e) {
-                throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + names.get(i),
-                    e.getMessage());
+                throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + columns.get(i).name(),
+                    e.getMessage() + refusalHint(columns.get(i)));
             } catch (SQLException e) {
                 throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                     "source read failed (SQLState " + e.getSQLState() + ")");
             }
+        }
+
+        /** The way out of a refused value: a declared policy, where one could apply. */
+        private static String refusalHint(SourceColumn c) {
+            return ColumnReads.rangeLimited(c.type()) && c.policy() == ValuePolicy.REFUSE
+                ? " (declare source.value_policy.columns." + c.name() + ": clamp" + (c.nullable() ? " or null" : "")
+                    + " to move such values, counted in the run report)" : "";
         }
 
         @Override

@@ -5,8 +5,21 @@ import java.util.List;
 
 /** Reads a snapshot of one source table. Implementations: {@link JdbcSourceReader} (SQL Server, H2 stand-in). */
 public interface SourceReader extends AutoCloseable {
-    /** Describes {@code table}, restricted to {@code columns} when non-empty, in that order. */
+    /** Describes {@code table}, restricted to {@code columns} when non-empty, in that order; values refused. */
     SourceTable describe(TableRef table, List<String> columns);
+
+    /**
+     * Describes {@code table} as {@link #describe(TableRef, List)} does, each column under its declared value policy
+     * ({@code source.value_policy}); a policy that cannot apply to its column blocks with the manifest path. A reader
+     * without policies refuses declared ones rather than ignore them.
+     */
+    default SourceTable describe(TableRef table, List<String> columns, io.dpone.manifest.ValuePolicies policies) {
+        if (policies.declared()) {
+            throw new io.dpone.error.DponeException(io.dpone.error.BlockerCode.MANIFEST_OPTION_UNSUPPORTED,
+                "source.value_policy", "this source reader applies no value policies");
+        }
+        return describe(table, columns);
+    }
 
     /**
      * Opens a streaming cursor over the rows of {@code table}: all of them when {@code rowLimit} is 0, else the

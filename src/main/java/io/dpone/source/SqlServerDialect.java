@@ -18,14 +18,18 @@ public final class SqlServerDialect {
         return "[" + identifier + "]";
     }
 
-    public static String selectAll(String schema, String table, List<String> columns) {
+    public static String selectAll(String schema, String table, List<SourceColumn> columns) {
         return select(schema, table, columns, 0, List.of());
     }
 
-    /** {@code SELECT [TOP (n)] cols FROM [s].[t] [ORDER BY key]}; the limit is a number, never text. */
-    public static String select(String schema, String table, List<String> columns, long limit, List<String> orderBy) {
+    /**
+     * {@code SELECT [TOP (n)] cols FROM [s].[t] [ORDER BY key]}; each column by its {@link SourceColumn#selectItem()}
+     * (the quoted name, or its server-side conversion aliased to it); the limit is a number, never text.
+     */
+    public static String select(String schema, String table, List<SourceColumn> columns, long limit,
+                                List<String> orderBy) {
         return "SELECT " + (limit > 0 ? "TOP (" + limit + ") " : "")
-            + columns.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", "))
+            + columns.stream().map(SourceColumn::selectItem).collect(Collectors.joining(", "))
             + " FROM " + quote(schema) + "." + quote(table)
             + (limit > 0 && !orderBy.isEmpty()
                 ? " ORDER BY " + orderBy.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", ")) : "");
@@ -56,7 +60,7 @@ public final class SqlServerDialect {
      * the bounds are bound as parameters in that order ({@link KeyRange#fromInclusive()}, then
      * {@link KeyRange#toExclusive()}).
      */
-    public static String selectRange(String schema, String table, List<String> columns, KeyRange range) {
+    public static String selectRange(String schema, String table, List<SourceColumn> columns, KeyRange range) {
         List<String> where = new java.util.ArrayList<>();
         if (range.fromInclusive() != null) {
             where.add(quote(range.column()) + " >= ?");

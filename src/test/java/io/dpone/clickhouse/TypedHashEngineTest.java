@@ -16,7 +16,9 @@ import io.dpone.source.types.DateType;
 import io.dpone.source.types.DecimalType;
 import io.dpone.source.types.FloatType;
 import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.RowVersionType;
 import io.dpone.source.types.StringType;
+import io.dpone.source.types.TimeType;
 import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.UuidType;
 import io.dpone.testing.TestEngines;
@@ -27,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,10 +67,12 @@ class TypedHashEngineTest {
         new SourceColumn("ts", "datetime2", true, new TimestampType(7, false)),
         new SourceColumn("ts3", "datetime", false, new TimestampType(3, false)),
         new SourceColumn("guid", "uniqueidentifier", true, new UuidType()),
-        new SourceColumn("flag", "bit", true, new BoolType()));
+        new SourceColumn("flag", "bit", true, new BoolType()),
+        new SourceColumn("tod", "time", true, new TimeType(7)),
+        new SourceColumn("rv", "timestamp", false, new RowVersionType()));
     private static final List<String> NAMES = COLUMNS.stream().map(SourceColumn::name).toList();
-    private static final List<String> HASHED = List.of("d9", "d38", "f64", "f32", "txt", "bin", "flag");
-    private static final List<String> DISTINCT = List.of("code", "txt", "flag");
+    private static final List<String> HASHED = List.of("d9", "d38", "f64", "f32", "txt", "bin", "flag", "tod", "rv");
+    private static final List<String> DISTINCT = List.of("code", "txt", "flag", "tod", "rv");
 
     @TempDir
     Path dir;
@@ -93,25 +98,25 @@ class TypedHashEngineTest {
     private static List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
         rows.add(new Object[] {1L, null, null, 0L, null, null, null, null, 0.0f, null, "", null, new byte[] {1}, 5L, null, null,
-            LocalDateTime.of(1900, 1, 1, 0, 0), null, null});
+            LocalDateTime.of(1900, 1, 1, 0, 0), null, null, null, 0L});
         rows.add(new Object[] {Long.MIN_VALUE, 255L, (long) Short.MIN_VALUE, (long) Integer.MAX_VALUE,
             new BigDecimal("-9999999.99"), new BigDecimal("99999999999999.9999"),
             new BigDecimal("-9999999999999999999999999999.9999999999"), -0.0, Float.NaN, "x".repeat(200), "a",
             new byte[0], new byte[0], null, LocalDate.of(1900, 1, 1), LocalDateTime.of(2299, 12, 31, 23, 59, 59, 999_999_900),
             LocalDateTime.of(1969, 12, 31, 23, 59, 59, 997_000_000),
-            UUID.fromString("61f0c404-5cb3-11e7-907b-a6006ad3dba0"), true});
+            UUID.fromString("61f0c404-5cb3-11e7-907b-a6006ad3dba0"), true, LocalTime.of(23, 59, 59, 999_999_900), -1L});
         rows.add(new Object[] {Long.MAX_VALUE, 0L, (long) Short.MAX_VALUE, (long) Integer.MIN_VALUE,
             new BigDecimal("0.01"), new BigDecimal("-0.0001"), new BigDecimal("0E-10"), Double.MIN_VALUE,
             Float.MAX_VALUE, "caf\u00e9 \uD83D\uDE00 \u4e2d\u6587", "a", new byte[] {0, (byte) 0xFF, 10},
             new byte[300], -7L, LocalDate.of(1969, 7, 20), LocalDateTime.of(1970, 1, 1, 0, 0, 0, 100),
-            LocalDateTime.of(2026, 12, 3, 6, 0, 0, 123_000_000), new UUID(0, 0), false});
+            LocalDateTime.of(2026, 12, 3, 6, 0, 0, 123_000_000), new UUID(0, 0), false, LocalTime.MIDNIGHT, Long.MIN_VALUE});
         rows.add(new Object[] {42L, 7L, -1L, -1L, new BigDecimal("1.00"), new BigDecimal("1.0000"),
             new BigDecimal("1.0000000000"), 1.0, 1.0f, "\u00e9".repeat(9000), "b", "bytes".getBytes(),
             new byte[] {9}, 0L, LocalDate.of(2299, 12, 31), LocalDateTime.of(2000, 2, 29, 12, 0), LocalDateTime.of(2000, 2, 29, 12, 0),
-            UUID.randomUUID(), null});
+            UUID.randomUUID(), null, LocalTime.of(12, 0, 0, 100), 0x0102030405060708L});
         rows.add(new Object[] {43L, 7L, -1L, -1L, new BigDecimal("1.00"), null, new BigDecimal("1.0000000000"),
             1.0, 1.0f, "\u00e9".repeat(9000), "b", "bytes".getBytes(), new byte[] {9}, 0L, null,
-            null, LocalDateTime.of(2000, 2, 29, 12, 0), null, true});
+            null, LocalDateTime.of(2000, 2, 29, 12, 0), null, true, LocalTime.of(12, 0, 0, 100), 1L});
         return rows;
     }
 
@@ -157,7 +162,7 @@ class TypedHashEngineTest {
         }
         assertEquals(digests.columnHashes(), target.columnHashes(), "per-column hash sums");
         assertEquals(digests.distinctCounts(), target.distinctCounts());
-        assertEquals(Map.of("code", 3L, "txt", 4L, "flag", 3L), target.distinctCounts());
+        assertEquals(Map.of("code", 3L, "txt", 4L, "flag", 3L, "tod", 4L, "rv", 5L), target.distinctCounts());
     }
 
     @Test

@@ -16,7 +16,9 @@ import io.dpone.source.types.DateType;
 import io.dpone.source.types.DecimalType;
 import io.dpone.source.types.FloatType;
 import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.RowVersionType;
 import io.dpone.source.types.StringType;
+import io.dpone.source.types.TimeType;
 import io.dpone.source.types.TimestampType;
 import io.dpone.source.types.UuidType;
 import io.dpone.testing.TestEngines;
@@ -28,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,6 +70,10 @@ abstract class ChunkFormatContract {
         LocalDateTime.of(2000, 1, 1, 0, 0), LocalDateTime.of(1900, 1, 1, 0, 0, 0, 100),
         LocalDateTime.of(2038, 1, 19, 3, 14, 8), LocalDateTime.of(2100, 6, 15, 8, 30, 0, 500_000_000),
         LocalDateTime.of(1950, 3, 3, 3, 3, 3, 300)};
+
+    static final LocalTime[] TIMES = {LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, 999_999_900),
+        LocalTime.of(0, 0, 0, 100), LocalTime.NOON, LocalTime.of(12, 34, 56, 123_456_700), LocalTime.of(23, 59, 59),
+        LocalTime.of(0, 0, 1), LocalTime.of(9, 5, 3, 500_000_000), LocalTime.of(18, 0, 0, 900), LocalTime.of(1, 2, 3)};
 
     /** One type family: its values for rows 0..9 and how ClickHouse's text of {@code expr(column)} must read. */
     record Family(String name, ColumnType type, Object[] values, String expr, Function<Object, String> expected) {
@@ -134,7 +141,25 @@ abstract class ChunkFormatContract {
             UUID.fromString("123e4567-e89b-12d3-a456-426614174000"), new UUID(Long.MIN_VALUE, 1),
             new UUID(1, Long.MIN_VALUE), new UUID(0x0123456789ABCDEFL, ~0x0123456789ABCDEFL),
             new UUID(Long.MAX_VALUE, Long.MIN_VALUE), UUID.fromString("ffffffff-0000-4000-8000-00000000ffff"),
-            new UUID(7, 0x0A00000000000009L), UUID.fromString("00000000-0000-0000-0000-000000000001")}, "toString(%s)", String::valueOf));
+            new UUID(7, 0x0A00000000000009L), UUID.fromString("00000000-0000-0000-0000-000000000001")}, "toString(%s)", String::valueOf),
+        times("tm7", 7),
+        times("tm3", 3),
+        times("tm0", 0),
+        // rowversion: the unsigned big-endian value, both ends and the sign bit's neighbours
+        new Family("rv", new RowVersionType(), longs(0, -1, 1, Long.MAX_VALUE, Long.MIN_VALUE, 0x0000000000000FA1L,
+            0x00000000_07D0_0001L, -2, 256, 0x0102030405060708L), "toString(%s)",
+            v -> Long.toUnsignedString((Long) v)));
+
+    /** A Time64(n) family: the times cut to n digits, read back by their text with n digits. */
+    static Family times(String name, int n) {
+        long unit = (long) Math.pow(10, 9 - n);
+        Object[] values = Arrays.stream(TIMES).map(t -> t.withNano((int) (t.getNano() / unit * unit))).toArray();
+        return new Family(name, new TimeType(n), values, "toString(%s)", v -> {
+            LocalTime t = (LocalTime) v;
+            String s = t.format(DateTimeFormatter.ofPattern("HH:mm:ss"));
+            return n == 0 ? s : s + "." + String.format("%09d", t.getNano()).substring(0, n);
+        });
+    }
 
     /** The format under test, with its default settings. */
     abstract ChunkFormat format();

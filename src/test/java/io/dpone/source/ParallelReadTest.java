@@ -157,11 +157,15 @@ class ParallelReadTest {
     @Test
     void rangeSqlQuotesIdentifiersAndBindsBounds() {
         assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE [id] >= ? AND [id] < ?",
-            SqlServerDialect.selectRange("dbo", "t", List.of("id", "v"), new KeyRange("id", 1L, 9L)));
+            SqlServerDialect.selectRange("dbo", "t", List.of(column("id"), column("v")), new KeyRange("id", 1L, 9L)));
         assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ?",
-            SqlServerDialect.selectRange("dbo", "t", List.of("id"), new KeyRange("id", null, 9L)));
+            SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, 9L)));
         assertEquals("SELECT [id] FROM [dbo].[t]",
-            SqlServerDialect.selectRange("dbo", "t", List.of("id"), new KeyRange("id", null, null)));
+            SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, null)));
         assertEquals("SELECT MIN([id]), MAX([id]) FROM [dbo].[t]", SqlServerDialect.keyBounds("dbo", "t", "id"));
+    }
+
+    private static SourceColumn column(String name) {
+        return new SourceColumn(name, "int", false, new io.dpone.source.types.IntegerType(32, false));
     }
 }

@@ -10,10 +10,11 @@ import java.sql.SQLException;
  *
  * <p>Canonical values: {@code Long} (integers), {@code Boolean}, {@code BigDecimal} at exactly the declared scale,
  * {@code Double}, {@code Float}, {@code String}, {@code byte[]}, {@code LocalDate}, {@code LocalDateTime} (UTC),
- * {@code UUID}.
+ * {@code UUID}, {@code LocalTime} (time of day), and {@code Long} holding an unsigned rowversion.
  */
 public sealed interface ColumnType
-    permits IntegerType, BoolType, DecimalType, FloatType, StringType, BinaryType, DateType, TimestampType, UuidType {
+    permits IntegerType, BoolType, DecimalType, FloatType, StringType, BinaryType, DateType, TimestampType, UuidType,
+        TimeType, RowVersionType {
 
     /** The ClickHouse type, without the {@code Nullable(...)} wrapper. */
     String clickHouseType();

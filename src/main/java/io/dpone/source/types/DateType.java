@@ -4,7 +4,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
 
-/** DATE as Date32 (1900-01-01 .. 2299-12-31); dates outside that range are refused, never clamped. */
+/**
+ * DATE as Date32 (1900-01-01 .. 2299-12-31); a date outside that range is refused, unless the column's declared
+ * value policy says otherwise ({@link ValueOutOfRangeException#nearest()} is the range end it clamps to).
+ */
 public record DateType() implements ColumnType {
     public static final LocalDate MIN = LocalDate.of(1900, 1, 1);
     public static final LocalDate MAX = LocalDate.of(2299, 12, 31);
@@ -37,7 +40,8 @@ public record DateType() implements ColumnType {
 
     private static LocalDate checked(LocalDate d) {
         if (d != null && (d.isBefore(MIN) || d.isAfter(MAX))) {
-            throw new ValueOutOfRangeException("date outside the Date32 range 1900-01-01..2299-12-31");
+            throw new ValueOutOfRangeException("date outside the Date32 range 1900-01-01..2299-12-31",
+                d.isBefore(MIN) ? MIN : MAX);
         }
         return d;
     }

@@ -31,7 +31,8 @@ public final class SqlServerTypeNames {
         String name = m.group(1);
         Integer first = m.group(2) == null || m.group(2).equals("max") ? null : Integer.valueOf(m.group(2));
         Integer second = m.group(3) == null ? null : Integer.valueOf(m.group(3));
-        if ((name.equals("datetime2") || name.equals("datetimeoffset")) && first != null && first > 7) {
+        if ((name.equals("datetime2") || name.equals("datetimeoffset") || name.equals("time")) && first != null
+            && first > 7) {
             return Optional.empty(); // SQL Server's fractional seconds end at 7 digits
         }
         try {
@@ -51,6 +52,9 @@ public final class SqlServerTypeNames {
                     TypeMapper.map(Types.NVARCHAR, name, 0, 0);
                 case "binary", "varbinary", "image" -> TypeMapper.map(Types.VARBINARY, name, 0, 0);
                 case "date" -> TypeMapper.map(Types.DATE, name, 0, 0);
+                case "time" -> TypeMapper.map(Types.TIME, name, 0, first == null ? 7 : first);
+                case "timestamp", "rowversion" -> TypeMapper.map(Types.BINARY, name, 8, 0);
+                case "xml" -> TypeMapper.map(Types.LONGNVARCHAR, name, 0, 0);
                 case "datetime2" -> TypeMapper.map(Types.TIMESTAMP, name, 0, first == null ? 7 : first);
                 case "datetimeoffset" -> TypeMapper.map(Types.TIMESTAMP_WITH_TIMEZONE, name, 0,
                     first == null ? 7 : first);
@@ -91,6 +95,12 @@ public final class SqlServerTypeNames {
         }
         if (t instanceof DateType) {
             return "date";
+        }
+        if (t instanceof TimeType tm) {
+            return "time(" + tm.precision() + ")";
+        }
+        if (t instanceof RowVersionType) {
+            return "rowversion";
         }
         return "uniqueidentifier";
     }

@@ -8,7 +8,9 @@ import java.time.ZoneOffset;
 
 /**
  * DATETIME2(n), DATETIME, SMALLDATETIME and DATETIMEOFFSET(n) as DateTime64(n, 'UTC'). DATETIME2(7) keeps its
- * 100 ns ticks; DATETIMEOFFSET is normalised to UTC. Values outside 1900..2299 are refused.
+ * 100 ns ticks; DATETIMEOFFSET is normalised to UTC. Values outside 1900..2299 are refused, unless the column's
+ * declared value policy says otherwise ({@link ValueOutOfRangeException#nearest()}: 1900-01-01 00:00, or
+ * {@link #max()}).
  */
 public record TimestampType(int precision, boolean withOffset) implements ColumnType {
     private static final LocalDateTime MIN = LocalDateTime.of(1900, 1, 1, 0, 0);
@@ -66,12 +68,18 @@ public record TimestampType(int precision, boolean withOffset) implements Column
 
     private LocalDateTime checked(LocalDateTime t) {
         if (t.isBefore(MIN) || t.isAfter(MAX)) {
-            throw new ValueOutOfRangeException("timestamp outside the DateTime64 range 1900..2299");
+            throw new ValueOutOfRangeException("timestamp outside the DateTime64 range 1900..2299",
+                t.isBefore(MIN) ? MIN : max());
         }
         if (t.getNano() % pow10(9 - precision) != 0) {
             throw new ValueOutOfRangeException("timestamp has more fractional digits than precision " + precision);
         }
         return t;
+    }
+
+    /** The last instant the column can hold: 2299-12-31 23:59:59 with every fractional digit of its precision 9. */
+    public LocalDateTime max() {
+        return MAX.withNano(MAX.getNano() / (int) pow10(9 - precision) * (int) pow10(9 - precision));
     }
 
     /** Ticks of 10^-precision seconds since the epoch, as DateTime64 stores them. */

@@ -12,17 +12,29 @@ import java.util.Optional;
 public final class TypeMapper {
     /** microsoft.sql.Types.DATETIMEOFFSET. */
     private static final int MSSQL_DATETIMEOFFSET = -155;
-    /** SQL Server types whose driver type code would otherwise map them to bytes or text silently. */
-    private static final java.util.Set<String> UNSUPPORTED_NAMES =
-        java.util.Set.of("geography", "geometry", "hierarchyid", "xml", "sql_variant");
+    /** microsoft.sql.Types / ODBC SQL_SS_TIME2, should a driver report it unmapped. */
+    private static final int MSSQL_TIME = -154;
+    /**
+     * SQL Server types whose driver type code would map them to bytes or text silently: they are read through a
+     * server-side conversion ({@code io.dpone.source.ColumnReads}), never by their type code.
+     */
+    private static final java.util.Set<String> CONVERTED_NAMES =
+        java.util.Set.of("geography", "geometry", "hierarchyid", "sql_variant");
 
     private TypeMapper() {
     }
 
     public static Optional<ColumnType> map(int jdbcType, String typeName, int precision, int scale) {
         String name = typeName == null ? "" : typeName.toLowerCase(Locale.ROOT);
-        if (UNSUPPORTED_NAMES.contains(name)) {
+        if (CONVERTED_NAMES.contains(name)) {
             return Optional.empty(); // reported by the driver as VARBINARY/NVARCHAR, but not exactly representable
+        }
+        if (name.equals("xml")) {
+            return Optional.of(new StringType()); // the document's text as the server returns it
+        }
+        if ((name.equals("timestamp") || name.equals("rowversion"))
+            && (jdbcType == Types.BINARY || jdbcType == Types.VARBINARY)) {
+            return Optional.of(new RowVersionType()); // SQL Server's timestamp is binary(8), never a date
         }
         if (name.equals("uniqueidentifier") || name.equals("uuid")) {
             return Optional.of(new UuidType());
@@ -49,6 +61,7 @@ public final class TypeMapper {
                  Types.CLOB, Types.NCLOB -> Optional.of(new StringType());
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> Optional.of(new BinaryType());
             case Types.DATE -> Optional.of(new DateType());
+            case Types.TIME, MSSQL_TIME -> Optional.of(new TimeType(scale < 0 ? 7 : Math.min(scale, 9)));
             case Types.TIMESTAMP -> Optional.of(new TimestampType(clampPrecision(scale), false));
             case Types.TIMESTAMP_WITH_TIMEZONE, MSSQL_DATETIMEOFFSET ->
                 Optional.of(new TimestampType(clampPrecision(scale), true));

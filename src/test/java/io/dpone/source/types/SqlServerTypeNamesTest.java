@@ -25,7 +25,8 @@ class SqlServerTypeNamesTest {
         "nvarchar(max);String", "varchar(20);String", "varbinary(max);String", "date;Date32",
         "datetime2(7);DateTime64(7, 'UTC')", "datetime2(3);DateTime64(3, 'UTC')", "datetime;DateTime64(3, 'UTC')",
         "smalldatetime;DateTime64(0, 'UTC')", "datetimeoffset(7);DateTime64(7, 'UTC')",
-        "uniqueidentifier;UUID"})
+        "uniqueidentifier;UUID", "time(7);Time64(7)", "time;Time64(7)", "time(0);Time64(0)", "rowversion;UInt64",
+        "timestamp;UInt64", "xml;String"})
     void namesMapToTheFullRefreshTypesAndBack(String name, String clickHouse) {
         ColumnType t = SqlServerTypeNames.parse(name).orElseThrow();
         assertEquals(clickHouse, t.clickHouseType());
@@ -34,7 +35,7 @@ class SqlServerTypeNamesTest {
 
     @Test
     void unknownAndImpossibleTypesAreEmpty() {
-        for (String bad : List.of("xml", "geography", "time", "decimal(5,7)", "datetime2(12)", "int(", "", "in t",
+        for (String bad : List.of("geography", "hierarchyid", "sql_variant", "time(8)", "decimal(5,7)", "datetime2(12)", "int(", "", "in t",
             "decimal(0,0)")) {
             assertTrue(SqlServerTypeNames.parse(bad).isEmpty(), bad);
         }

@@ -18,18 +18,21 @@ class TypeMapperTest {
         "1|uniqueidentifier|36|0|UUID", "-2|UUID|16|0|UUID", "91|date|10|0|Date32",
         "93|datetime2|27|7|DateTime64(7, 'UTC')", "93|datetime|23|3|DateTime64(3, 'UTC')",
         "93|smalldatetime|16|0|DateTime64(0, 'UTC')", "-155|datetimeoffset|34|7|DateTime64(7, 'UTC')",
-        "-3|varbinary|8000|0|String"})
+        "-3|varbinary|8000|0|String", "92|time|16|7|Time64(7)", "92|TIME|8|0|Time64(0)", "-154|time|12|3|Time64(3)",
+        "-16|xml|0|0|String", "-2|timestamp|8|0|UInt64", "-2|rowversion|8|0|UInt64",
+        "-9|Name|50|0|String", "-7|Flag|1|0|Bool", "3|Price|19|4|Decimal(19, 4)"})
     void mapsExactly(int jdbcType, String typeName, int precision, int scale, String clickHouse) {
         assertEquals(clickHouse, TypeMapper.map(jdbcType, typeName, precision, scale).orElseThrow().clickHouseType());
     }
 
     @ParameterizedTest(name = "{1} is refused")
-    @CsvSource(delimiter = '|', value = {"-3|geography", "-3|geometry", "-3|hierarchyid", "-16|xml",
-        "-150|sql_variant", "92|time", "1111|cursor"})
+    @CsvSource(delimiter = '|', value = {"-3|geography", "-3|geometry", "-3|hierarchyid",
+        "-150|sql_variant", "-151|SomeClrType", "1111|cursor"})
     void refusesTypesWithoutAnExactMapping(int jdbcType, String typeName) {
         assertTrue(TypeMapper.map(jdbcType, typeName, 0, 0).isEmpty());
     }
 
+    /** SQL Server's {@code timestamp} is binary(8): a rowversion, never a date; H2's TIMESTAMP is a date type. */
     @ParameterizedTest
     @CsvSource({"TIMESTAMP", "timestamp"})
     void h2TimestampTypeNameStillMaps(String name) {
