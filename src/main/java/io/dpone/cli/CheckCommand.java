@@ -15,7 +15,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code dpone check MANIFEST}: static validation, no connection opened, every problem reported at once. */
+/**
+ * {@code dpone check MANIFEST}: static validation, no connection opened, every problem reported at once; with
+ * {@code --connect}, the source's columns as they would move ({@link SourceColumnsCheck}).
+ */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = "Validate a batch manifest and its connection refs without side effects.")
 public final class CheckCommand implements Callable<Integer> {
@@ -27,8 +30,20 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
 
-    /** The check document. */
-    public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers) {
+    @Option(names = "--connect", description = "Also open the source (catalogue only, no rows): list every column "
+        + "with the ClickHouse type it lands as and the value policy in force, and refuse what cannot move, all at once.")
+    boolean connect;
+
+    /**
+     * The check document; {@code columns} and {@code notes} only with {@code --connect} (absent otherwise).
+     */
+    public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers,
+                              @com.fasterxml.jackson.annotation.JsonInclude(
+                                  com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                              List<SourceColumnsCheck.Column> columns,
+                              @com.fasterxml.jackson.annotation.JsonInclude(
+                                  com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                              List<String> notes) {
     }
 
     /**
@@ -75,11 +90,18 @@ public final class CheckCommand implements Callable<Integer> {
                 blockers.addAll(e.blockers());
             }
         }
+        SourceColumnsCheck.Result source = null;
+        if (connect && m != null && blockers.isEmpty()) {
+            source = SourceColumnsCheck.run(m);
+            blockers.addAll(source.blockers());
+        }
         CheckReport report = new CheckReport(SCHEMA, manifest.getFileName().toString(), blockers.isEmpty(), route,
-            blockers);
-        String text = blockers.isEmpty() ? "check passed: " + report.manifest() + " (route " + route + ")\n"
+            blockers, source == null ? null : source.columns(), source == null ? List.of() : source.notes());
+        String columns = source == null || source.columns().isEmpty() ? ""
+            : "columns of " + m.source().table() + ":\n" + SourceColumnsCheck.text(source);
+        String text = (blockers.isEmpty() ? "check passed: " + report.manifest() + " (route " + route + ")\n"
             : "check found " + blockers.size() + " blocker(s) in " + report.manifest() + ":\n"
-                + Output.blockersText(blockers);
+                + Output.blockersText(blockers)) + columns;
         return Output.emit(report.passed(), report, text, format);
     }
 }

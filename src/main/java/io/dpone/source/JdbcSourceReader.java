@@ -45,12 +45,38 @@ public final class JdbcSourceReader implements SourceReader {
 
     @Override
     public SourceTable describe(TableRef table, List<String> columns, ValuePolicies policies) {
+        List<Blocker> blockers = new ArrayList<>();
+        Map<String, List<SourceColumn>> found = new LinkedHashMap<>();
+        for (ColumnMapping m : mappings(table, columns, policies)) {
+            if (m.refusal() != null) {
+                blockers.add(m.refusal());
+            }
+            found.put(m.name().toLowerCase(Locale.ROOT), m.selected() ? m.reads() : List.of());
+        }
+        policyTargets(table, policies, found, blockers);
+        List<SourceColumn> selected = select(table, columns, found, blockers);
+        derivedNames(table, selected, found, blockers);
+        if (!blockers.isEmpty()) {
+            throw new DponeException(blockers);
+        }
+        try {
+            return new SourceTable(table, selected, primaryKey(connection.getMetaData(), table));
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
+                "cannot read source metadata (SQLState " + e.getSQLState() + ")");
+        }
+    }
+
+    /**
+     * Every column of {@code table} in table order, with how it would be read under {@code policies}: what
+     * {@code dpone check --connect} lists. Only the columns in {@code columns} (all when empty) are mapped; the others
+     * are listed as not selected.
+     */
+    public List<ColumnMapping> mappings(TableRef table, List<String> columns, ValuePolicies policies) {
         try {
             DatabaseMetaData md = connection.getMetaData();
             List<String> primaryKey = primaryKey(md, table);
-            Map<String, List<SourceColumn>> found = new LinkedHashMap<>();
-            List<Blocker> blockers = new ArrayList<>();
-            boolean any = false;
+            List<ColumnMapping> out = new ArrayList<>();
             try (ResultSet rs = md.getColumns(null, table.schema(), table.name(), null)) {
                 boolean udtColumn = hasColumn(rs, "SS_UDT_ASSEMBLY_TYPE_NAME");
                 while (rs.next()) {
@@ -59,36 +85,25 @@ public final class JdbcSourceReader implements SourceReader {
                         || !table.schema().equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
                         continue;
                     }
-                    any = true;
                     String name = rs.getString("COLUMN_NAME");
                     var described = new ColumnReads.Described(name, rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"),
                         rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"),
                         rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
                         udtColumn && rs.getString("SS_UDT_ASSEMBLY_TYPE_NAME") != null);
-                    if (columns.isEmpty() || columns.stream().anyMatch(c -> c.equalsIgnoreCase(name))) {
-                        ColumnReads.Result r = ColumnReads.read(described, policy(policies, described, primaryKey),
-                            table + "." + name, "source.value_policy.columns." + name);
-                        if (r.refusal() != null) {
-                            blockers.add(r.refusal());
-                        } else {
-                            found.put(name.toLowerCase(Locale.ROOT), r.columns());
-                        }
-                    } else {
-                        found.put(name.toLowerCase(Locale.ROOT), List.of()); // exists, not selected
-                    }
+                    boolean selected = columns.isEmpty() || columns.stream().anyMatch(c -> c.equalsIgnoreCase(name));
+                    ColumnReads.Result r = selected ? ColumnReads.read(described,
+                        policy(policies, described, primaryKey), table + "." + name,
+                        "source.value_policy.columns." + name) : new ColumnReads.Result(List.of(), null);
+                    boolean key = primaryKey.stream().anyMatch(k -> k.equalsIgnoreCase(name));
+                    out.add(new ColumnMapping(name, described.typeName(), described.nullable(), key, selected,
+                        r.columns() == null ? List.of() : r.columns(), r.refusal()));
                 }
             }
-            if (!any) {
+            if (out.isEmpty()) {
                 throw new DponeException(BlockerCode.SOURCE_TABLE_MISSING, "source.table",
                     "source table " + table + " does not exist or has no readable columns");
             }
-            policyTargets(table, policies, found, blockers);
-            List<SourceColumn> selected = select(table, columns, found, blockers);
-            derivedNames(table, selected, found, blockers);
-            if (!blockers.isEmpty()) {
-                throw new DponeException(blockers);
-            }
-            return new SourceTable(table, selected, primaryKey);
+            return out;
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source metadata (SQLState " + e.getSQLState() + ")");
