@@ -49,8 +49,16 @@ public final class ColumnReads {
      * {@code policyPath} the manifest path of its policy.
      */
     public static Result read(Described d, ValuePolicy policy, String where, String policyPath) {
+        return read(d, policy, where, policyPath, null);
+    }
+
+    /**
+     * As {@link #read(Described, ValuePolicy, String, String)}, the column referenced as {@code qualifier.[name]} in
+     * its conversions ({@code [t]} in a join), or unqualified when {@code qualifier} is {@code null}.
+     */
+    public static Result read(Described d, ValuePolicy policy, String where, String policyPath, String qualifier) {
         String type = d.typeName() == null ? "" : d.typeName().toLowerCase(Locale.ROOT);
-        String q = SqlServerDialect.quote(d.name());
+        String q = (qualifier == null ? "" : qualifier + ".") + SqlServerDialect.quote(d.name());
         if ((type.equals("geography") || type.equals("geometry") || type.equals("sql_variant"))
             && !io.dpone.manifest.Identifier.valid(d.name() + SRID_SUFFIX)) {
             return refused(BlockerCode.SOURCE_TYPE_UNSUPPORTED, where, "column name " + d.name() + " is too long for"

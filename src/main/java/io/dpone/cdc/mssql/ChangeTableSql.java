@@ -2,7 +2,6 @@ package io.dpone.cdc.mssql;
 
 import io.dpone.source.SqlServerDialect;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The T-SQL a {@link SqlServerCdcReader} runs against a capture instance's change table {@code cdc.<ci>_CT}. Every
@@ -31,9 +30,10 @@ final class ChangeTableSql {
 
     private final String select;
 
+    /** {@code payload}: the select-list items of the payload columns (quoted names, or conversions aliased). */
     ChangeTableSql(String captureInstance, List<String> payload) {
-        this.select = " " + META + (payload.isEmpty() ? "" : ", " + payload.stream().map(SqlServerDialect::quote)
-            .collect(Collectors.joining(", "))) + " FROM [cdc]." + SqlServerDialect.quote(captureInstance + "_CT");
+        this.select = " " + META + (payload.isEmpty() ? "" : ", " + String.join(", ", payload))
+            + " FROM [cdc]." + SqlServerDialect.quote(captureInstance + "_CT");
     }
 
     /** The schema and table of the change table, as JDBC metadata names it. */

@@ -7,7 +7,6 @@ import io.dpone.error.DponeException;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.types.ColumnType;
 import io.dpone.source.types.SqlServerTypeNames;
-import io.dpone.source.types.TypeMapper;
 import io.dpone.source.types.ValueOutOfRangeException;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -32,10 +31,29 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
      * One column: its name, type family, the JDBC type code and size (for typed parameter casts) and whether the
      * table allows NULL in it.
      */
-    public record Column(String name, ColumnType type, int jdbcType, int size, boolean nullable) {
+    public record Column(String name, ColumnType type, int jdbcType, int size, boolean nullable, String readSql) {
+        /** A column read as itself. */
+        public Column(String name, ColumnType type, int jdbcType, int size, boolean nullable) {
+            this(name, type, jdbcType, size, nullable, null);
+        }
+
         /** The same column under another spelling of its name. */
         Column named(String other) {
-            return new Column(other, type, jdbcType, size, nullable);
+            return new Column(other, type, jdbcType, size, nullable, readSql);
+        }
+
+        /** The same column with the source table's nullability. */
+        Column nullable(boolean sourceNullable) {
+            return new Column(name, type, jdbcType, size, sourceNullable, readSql);
+        }
+
+        /**
+         * The select-list item reading this column: its server-side conversion aliased to its name (a hierarchyid's
+         * path, a spatial column's WKB and SRID: {@link io.dpone.source.ColumnReads}), or {@code qualifier.[name]}.
+         */
+        String selectItem(String qualifier) {
+            String id = io.dpone.source.SqlServerDialect.quote(name);
+            return readSql != null ? readSql + " AS " + id : (qualifier == null ? "" : qualifier + ".") + id;
         }
 
         /** The column as the CDC batch declares it (its SQL Server type name, nullability and family). */
@@ -71,6 +89,15 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
 
     /** The columns of {@code schema.table}; empty columns means the table does not exist (or is not visible). */
     public static PayloadColumns describe(DatabaseMetaData md, String schema, String table) throws SQLException {
+        return describe(md, schema, table, null);
+    }
+
+    /**
+     * As {@link #describe(DatabaseMetaData, String, String)}; the conversions of converted columns reference the table
+     * as {@code qualifier} ({@code [t]} in a join), unqualified when {@code null}.
+     */
+    public static PayloadColumns describe(DatabaseMetaData md, String schema, String table, String qualifier)
+        throws SQLException {
         List<Column> columns = new ArrayList<>();
         List<Blocker> blockers = new ArrayList<>();
         try (ResultSet rs = md.getColumns(null, schema, table, null)) {
@@ -93,14 +120,17 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
                 int jdbcType = rs.getInt("DATA_TYPE");
                 int size = rs.getInt("COLUMN_SIZE");
                 String typeName = rs.getString("TYPE_NAME");
-                var type = TypeMapper.map(jdbcType, typeName, size, rs.getInt("DECIMAL_DIGITS"));
-                if (type.isEmpty()) {
-                    blockers.add(Blocker.of(BlockerCode.SOURCE_TYPE_UNSUPPORTED, schema + "." + table + "." + name,
-                        "source type " + typeName + " has no exact ClickHouse mapping"));
+                var described = new io.dpone.source.ColumnReads.Described(name, jdbcType, typeName, size,
+                    rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, false);
+                var read = io.dpone.source.ColumnReads.read(described, io.dpone.manifest.ValuePolicy.REFUSE,
+                    schema + "." + table + "." + name, "source.columns." + name, qualifier);
+                if (read.refusal() != null) {
+                    blockers.add(read.refusal());
                     continue;
                 }
-                columns.add(new Column(name, type.get(), jdbcType, size,
-                    rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
+                for (SourceColumn c : read.columns()) {
+                    columns.add(new Column(c.name(), c.type(), jdbcType, size, c.nullable(), c.readSql()));
+                }
             }
         }
         if (!blockers.isEmpty()) {
@@ -115,6 +145,20 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
             }
         }
         return new PayloadColumns(columns, new ArrayList<>(keys.values()));
+    }
+
+    /**
+     * Refuses unique keys read through a conversion (a hierarchyid's path, a spatial column): a stream resumes by
+     * comparing key values on the server, which a converted value cannot do exactly.
+     */
+    static void refuseConvertedKeys(List<Column> keys) {
+        for (Column c : keys) {
+            if (c.readSql() != null) {
+                throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key", "unique-key column "
+                    + c.name() + " is read through a conversion (hierarchyid, geography, geometry): it cannot key a"
+                    + " stream; key it by another unique column");
+            }
+        }
     }
 
     /** The column named {@code name} (case-insensitive, as SQL Server identifiers usually are). */

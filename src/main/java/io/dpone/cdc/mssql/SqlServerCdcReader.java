@@ -222,6 +222,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key",
                 "unique-key column(s) " + missing + " are not captured by " + captureInstance);
         }
+        PayloadColumns.refuseConvertedKeys(stream.uniqueKeys().stream().map(k -> found.column(k).orElseThrow()).toList());
         // the change table's columns allow NULL whatever the source says: nullability is the source table's
         PayloadColumns source = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
             stream.sourceTable());
@@ -231,13 +232,13 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             String key = stream.uniqueKeys().stream().filter(k -> k.equalsIgnoreCase(c.name())).findFirst()
                 .orElse(c.name());
             boolean nullable = source.column(c.name()).map(PayloadColumns.Column::nullable).orElse(true);
-            named.add(new PayloadColumns.Column(key, c.type(), c.jdbcType(), c.size(), nullable));
+            named.add(c.named(key).nullable(nullable));
         }
         batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
         List<String> names = named.stream().map(PayloadColumns.Column::name).toList();
         dataShape = RowValues.Shape.of(names);
-        sql = new ChangeTableSql(captureInstance, names);
+        sql = new ChangeTableSql(captureInstance, named.stream().map(c -> c.selectItem(null)).toList());
     }
 
     private record Row(byte[] lsnBytes, Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {

@@ -134,7 +134,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private List<Row> rows(Long saved, CtResumePoint resume, long current, int limit) throws SQLException {
         String keyCols = key.stream().map(c -> "[ct]." + SqlServerDialect.quote(c.name()))
             .collect(Collectors.joining(", "));
-        String valueCols = values.stream().map(c -> "[t]." + SqlServerDialect.quote(c.name()))
+        String valueCols = values.stream().map(c -> c.selectItem("[t]"))
             .collect(Collectors.joining(", "));
         String join = key.stream().map(c -> "[t]." + SqlServerDialect.quote(c.name()) + " = [ct]."
             + SqlServerDialect.quote(c.name())).collect(Collectors.joining(" AND "));
@@ -226,7 +226,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             return;
         }
         PayloadColumns table = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
-            stream.sourceTable());
+            stream.sourceTable(), "[t]");
         if (table.columns().isEmpty() || table.primaryKey().isEmpty()) {
             throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.change_tracking."
                 + stream.sourceTableName(), stream.sourceTableName() + " does not exist or has no primary key "
@@ -254,6 +254,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
                 .orElseThrow();
             k.add(c.named(spelled));
         }
+        PayloadColumns.refuseConvertedKeys(k);
         values = table.columns().stream().filter(c -> !pk.contains(c.name().toLowerCase(Locale.ROOT))).toList();
         key = k;
         keyShape = RowValues.Shape.of(key.stream().map(PayloadColumns.Column::name).toList());
