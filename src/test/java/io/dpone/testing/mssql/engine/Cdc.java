@@ -88,7 +88,9 @@ final class Cdc {
         layout.add(new TwinCatalog.Column("__$operation", 4, SqlType.parse("int"), false));
         layout.add(new TwinCatalog.Column("__$update_mask", 5, SqlType.parse("varbinary(128)"), false));
         for (TwinCatalog.Column col : captured) {
-            layout.add(new TwinCatalog.Column(col.name(), layout.size() + 1, col.type(), false));
+            // a timestamp (rowversion) column is binary(8) in the change table, as SQL Server defines it there
+            SqlType type = col.type().kind() == SqlType.Kind.ROWVERSION ? SqlType.parse("binary(8)") : col.type();
+            layout.add(new TwinCatalog.Column(col.name(), layout.size() + 1, type, false));
         }
         layout.add(new TwinCatalog.Column("__$command_id", layout.size() + 1, SqlType.parse("int"), false));
         StringBuilder ddl = new StringBuilder("CREATE TABLE " + ct.h2() + " (");

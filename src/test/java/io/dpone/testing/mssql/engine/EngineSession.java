@@ -280,7 +280,7 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
         }
     }
 
-    private static final Pattern AT_AT = Pattern.compile("(?i)@@(TRANCOUNT|SPID|VERSION|ROWCOUNT|SERVERNAME)\\b");
+    private static final Pattern AT_AT = Pattern.compile("(?i)@@(TRANCOUNT|SPID|VERSION|ROWCOUNT|SERVERNAME|DBTS)\\b");
     private static final Pattern DB_NAME = Pattern.compile("(?i)\\bDB_NAME\\s*\\(\\s*\\)");
 
     /** Session values T-SQL reads as variables/functions, spliced as literals the twin itself wrote. */
@@ -290,6 +290,7 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
             case "SPID" -> "CAST(" + spid + " AS SMALLINT)";
             case "ROWCOUNT" -> String.valueOf(rowcount);
             case "SERVERNAME" -> "N'mssql-twin'";
+            case "DBTS" -> "CAST(twin_dbts() AS VARBINARY(8))";
             default -> "N" + Names.literal(VERSION);
         });
         return SqlText.replace(s, DB_NAME, m -> "N" + Names.literal(db.name));

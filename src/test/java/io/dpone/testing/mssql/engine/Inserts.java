@@ -1,0 +1,157 @@
+package io.dpone.testing.mssql.engine;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What SQL Server checks and fills in an {@code INSERT} before H2 sees it: a {@code timestamp} (rowversion) column
+ * named in the column list is error 273; without a column list the values go to the stored columns only (computed
+ * ones skipped, as SQL Server skips them); a {@code sql_variant} value's base type goes to the column's invisible
+ * companion ({@link Variants}). A computed column named in the list is refused by H2 and reported as error 271
+ * ({@link SqlErrors}).
+ */
+final class Inserts {
+    private static final Pattern INSERT = Pattern.compile("(?is)\\s*INSERT\\s+(?:INTO\\s+)?(" + SqlText.NAME
+        + ")\\s*(\\([^()]*\\))?\\s*(VALUES\\b\\s*(.*)|.*)");
+    private static final Pattern UPDATE = Pattern.compile("(?is)\\s*UPDATE\\s+(?:TOP\\s*\\([^)]*\\)\\s*)?("
+        + SqlText.NAME + ")\\s+SET\\s+(.*)");
+
+    private static final Pattern SET_END = Pattern.compile("(?i)\\b(WHERE|FROM|OUTPUT)\\b");
+
+    private Inserts() {
+    }
+
+    /** The statement to run: unchanged unless it is an INSERT into a table that needs one of the rules above. */
+    static String prepare(EngineSession s, String sql, Map<String, Object> values) throws SQLException, SqlServerError {
+        String masked = SqlText.mask(sql);
+        Matcher u = UPDATE.matcher(masked);
+        if (u.matches()) {
+            checkUpdate(s, sql, u);
+            return sql;
+        }
+        Matcher m = INSERT.matcher(masked);
+        if (!m.matches()) {
+            return sql;
+        }
+        Names.Table table;
+        try {
+            table = Names.table(sql.substring(m.start(1), m.end(1)));
+        } catch (IllegalArgumentException e) {
+            return sql;
+        }
+        Map<String, TwinCatalog.Column> declared = TwinCatalog.columns(s.h2, table.schema(), table.name());
+        if (declared.isEmpty()) {
+            return sql;
+        }
+        List<String> columns = new ArrayList<>();
+        if (m.group(2) != null) {
+            String list = sql.substring(m.start(2) + 1, m.end(2) - 1);
+            for (String c : TableDdl.split(list)) {
+                String name = Names.parts(c).get(0);
+                TwinCatalog.Column col = declared.get(name.toLowerCase(Locale.ROOT));
+                if (col != null && col.type().kind() == SqlType.Kind.ROWVERSION) {
+                    throw new SqlServerError(273, 1, 16, "Cannot insert an explicit value into a timestamp column. Use "
+                        + "INSERT with a column list to exclude the timestamp column, or insert a DEFAULT into the "
+                        + "timestamp column.");
+                }
+                columns.add(name);
+            }
+        } else {
+            for (TwinCatalog.Column c : declared.values()) {
+                if (c.computed() == null) {
+                    columns.add(c.name());
+                }
+            }
+        }
+        List<Integer> variants = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            TwinCatalog.Column col = declared.get(columns.get(i).toLowerCase(Locale.ROOT));
+            if (col != null && col.type().kind() == SqlType.Kind.SQL_VARIANT) {
+                variants.add(i);
+            }
+        }
+        boolean computed = declared.values().stream().anyMatch(c -> c.computed() != null);
+        if (variants.isEmpty() && (m.group(2) != null || !computed)) {
+            return sql;
+        }
+        String head = sql.substring(0, m.start(1)) + sql.substring(m.start(1), m.end(1));
+        StringBuilder list = new StringBuilder(" (");
+        for (int i = 0; i < columns.size(); i++) {
+            list.append(i == 0 ? "" : ", ").append(Names.quote(columns.get(i)));
+        }
+        if (variants.isEmpty()) {
+            return head + list + ") " + sql.substring(m.start(3));
+        }
+        if (m.group(4) == null) {
+            throw new SqlServerError(50000, 1, 16, "mssql-twin: an INSERT into the sql_variant column '"
+                + columns.get(variants.get(0)) + "' must give its values in VALUES (..) (literals, CASTs or parameters),"
+                + " so the twin can keep each value's base type");
+        }
+        for (int v : variants) {
+            list.append(", ").append(Names.quote(TableDdl.variantTypeColumn(columns.get(v))));
+        }
+        StringBuilder rows = new StringBuilder();
+        String body = sql.substring(m.start(4));
+        for (String tuple : TableDdl.split(body)) {
+            String t = tuple.trim();
+            if (!t.startsWith("(") || !t.endsWith(")")) {
+                throw SqlErrors.syntax(t);
+            }
+            List<String> items = TableDdl.split(t.substring(1, t.length() - 1));
+            StringBuilder row = new StringBuilder("(").append(String.join(", ", items));
+            for (int v : variants) {
+                if (v >= items.size()) {
+                    throw new SqlServerError(213, 1, 16, "Column name or number of supplied values does not match "
+                        + "table definition.");
+                }
+                String base = Variants.baseType(items.get(v), values, columns.get(v));
+                row.append(", ").append(base == null ? "NULL" : Names.literal(base));
+            }
+            rows.append(rows.length() == 0 ? "" : ", ").append(row).append(')');
+        }
+        return head + list + ") VALUES " + rows;
+    }
+
+    /** An UPDATE may not set a timestamp column (272) nor, in the twin, a sql_variant one (its base type). */
+    private static void checkUpdate(EngineSession s, String sql, Matcher u) throws SQLException, SqlServerError {
+        Names.Table table;
+        try {
+            table = Names.table(sql.substring(u.start(1), u.end(1)));
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        Map<String, TwinCatalog.Column> declared = TwinCatalog.columns(s.h2, table.schema(), table.name());
+        String set = sql.substring(u.start(2));
+        Matcher end = SET_END.matcher(SqlText.mask(set));
+        if (end.find()) {
+            set = set.substring(0, end.start());
+        }
+        for (TwinCatalog.Column c : declared.values()) {
+            boolean special = c.type().kind() == SqlType.Kind.ROWVERSION || c.type().kind() == SqlType.Kind.SQL_VARIANT;
+            if (special && setsColumn(set, c.name())) {
+                if (c.type().kind() == SqlType.Kind.ROWVERSION) {
+                    throw new SqlServerError(272, 1, 16, "Cannot update a timestamp column.");
+                }
+                throw new SqlServerError(50000, 1, 16, "mssql-twin: an UPDATE of the sql_variant column '" + c.name()
+                    + "' is not emulated (the twin keeps a value's base type from its INSERT only)");
+            }
+        }
+    }
+
+    private static boolean setsColumn(String set, String column) {
+        String masked = SqlText.mask(set);
+        Matcher m = Pattern.compile("(" + SqlText.NAME + ")\\s*=").matcher(masked);
+        while (m.find()) {
+            List<String> parts = Names.parts(set.substring(m.start(1), m.end(1)));
+            if (parts.get(parts.size() - 1).equalsIgnoreCase(column)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
