@@ -19,7 +19,9 @@ import java.util.Map;
  * Server's log reader job writes it seconds later); every committed transaction that changes a captured table gets
  * its own new LSN and one {@code cdc.lsn_time_mapping} row, and enabling a table adds one mapping row for the
  * capture instance's start LSN (SQL Server also maps empty transactions); a write through H2 directly (not through
- * a twin session) gets an LSN per row; the cleanup job, {@code @captured_column_list}, net-change functions
+ * a twin session) gets an LSN per row. As on SQL Server, a {@code timestamp} column is {@code binary(8)} in the
+ * change table and a computed column is there with its type and always NULL; a {@code sql_variant} column's base
+ * type is not carried into the change table (SQL_VARIANT_PROPERTY does not work there). The cleanup job, {@code @captured_column_list}, net-change functions
  * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL on a captured table are not modelled.
  */
 final class Cdc {
@@ -124,12 +126,15 @@ final class Cdc {
             st.setBytes(3, start);
             st.executeUpdate();
         }
-        try (PreparedStatement st = c.prepareStatement("INSERT INTO cdc.captured_columns VALUES (?, ?, ?, ?, ?, FALSE)")) {
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO cdc.captured_columns VALUES (?, ?, ?, ?, ?, ?)")) {
             for (TwinCatalog.Column col : captured) {
+                TwinCatalog.Column declared = s.declaredColumn(source.schema(), source.name(), col.name());
+                // a computed column is captured with its type and always NULL (SQL Server does not track it)
+                st.setBoolean(6, declared != null && declared.computed() != null);
                 st.setInt(1, TwinFunctions.objectIdOf(ct.schema(), ct.name()));
                 st.setString(2, col.name());
                 st.setInt(3, col.ordinal());
-                st.setString(4, col.type().kind().sqlName());
+                st.setString(4, col.type().kind().sqlName());  // timestamp for a rowversion, as captured_columns says
                 st.setInt(5, col.ordinal());
                 st.addBatch();
             }

@@ -99,6 +99,6 @@ final class DatabaseSetup {
         st.execute("CREATE OR REPLACE VIEW sys.columns AS SELECT twin_object_id(TABLE_SCHEMA, TABLE_NAME) AS object_id,"
             + " COLUMN_NAME AS name, ORDINAL_POSITION AS column_id, IS_NULLABLE = 'YES' AS is_nullable, "
             + "IS_IDENTITY = 'YES' AS is_identity FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA NOT IN "
-            + "('INFORMATION_SCHEMA', 'twin_catalog')");
+            + "('INFORMATION_SCHEMA', 'twin_catalog') AND IS_VISIBLE");
     }
 }

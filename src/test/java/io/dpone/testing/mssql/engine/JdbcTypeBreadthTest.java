@@ -451,7 +451,7 @@ class JdbcTypeBreadthTest {
     @Test
     void cdcCapturesTheseTypesAndTheConversionsReadTheChangeTable() throws Exception {
         run("CREATE TABLE dbo.assets (id int NOT NULL PRIMARY KEY, node hierarchyid, geo geography, at_time time(7), "
-            + "ver rowversion, doc xml)");
+            + "ver rowversion, doc xml, twice AS (id * 2))");
         run("EXEC sys.sp_cdc_enable_db",
             "EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'assets', @role_name = NULL");
         byte[] p = point(13.4, 52.5, ByteOrder.LITTLE_ENDIAN);
@@ -459,15 +459,18 @@ class JdbcTypeBreadthTest {
             + "geography::STGeomFromWKB(" + hex(p) + ", 4326), '23:59:59.9999999', N'<a>1</a>')");
         run("INSERT INTO dbo.assets (id) VALUES (2)");
         run("UPDATE dbo.assets SET at_time = '00:00:00', node = hierarchyid::GetRoot() WHERE id = 1");
-        List<Object[]> source = rows("SELECT ver FROM dbo.assets WHERE id = 1");
+        List<Object[]> source = rows("SELECT ver, twice FROM dbo.assets WHERE id = 1");
+        assertEquals(2, source.get(0)[1]);
         String select = "SELECT [__$operation], [id], CAST([node] AS nvarchar(4000)) AS [node], [geo].STAsBinary() "
-            + "AS [geo], [geo].STSrid AS [geo__srid], [at_time], [ver], [doc] FROM [cdc].[dbo_assets_CT] "
+            + "AS [geo], [geo].STSrid AS [geo__srid], [at_time], [ver], [doc], [twice] FROM [cdc].[dbo_assets_CT] "
             + "ORDER BY [__$start_lsn], [__$seqval], [__$operation]";
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
             assertEquals("binary", rs.getMetaData().getColumnTypeName(7), "timestamp is binary(8) in a change table");
             assertEquals("time", rs.getMetaData().getColumnTypeName(6));
             assertEquals("xml", rs.getMetaData().getColumnTypeName(8));
+            assertEquals("int", rs.getMetaData().getColumnTypeName(9));
             rs.next();
+            assertNull(rs.getObject(9), "a computed column is in the change table, always NULL (as on SQL Server)");
             assertEquals(2, rs.getInt(1));
             assertEquals("/1/3/", rs.getString(3));
             assertArrayEquals(p, rs.getBytes(4));
@@ -495,6 +498,7 @@ class JdbcTypeBreadthTest {
             assertArrayEquals((byte[]) source.get(0)[0], rs.getBytes(7), "the after image carries the new rowversion");
             assertTrue(new BigInteger(1, rs.getBytes(7)).compareTo(new BigInteger(1, inserted)) > 0);
             assertArrayEquals(p, rs.getBytes(4));
+            assertNull(rs.getObject(9));
             assertFalse(rs.next());
         }
     }
