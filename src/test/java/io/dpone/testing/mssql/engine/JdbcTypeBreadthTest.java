@@ -502,4 +502,43 @@ class JdbcTypeBreadthTest {
             assertFalse(rs.next());
         }
     }
+
+    @Test
+    void changeTrackingJoinsReadTheConversionsFromTheSourceTable() throws Exception {
+        run("CREATE TABLE dbo.tracked (id int NOT NULL PRIMARY KEY, node hierarchyid, shape geometry, ver rowversion, "
+            + "v sql_variant)");
+        run("ALTER DATABASE [shop] SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON)",
+            "ALTER TABLE [dbo].[tracked] ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = OFF)");
+        long from = ((Number) rows("SELECT CHANGE_TRACKING_CURRENT_VERSION()").get(0)[0]).longValue();
+        byte[] p = point(5, 6, ByteOrder.LITTLE_ENDIAN);
+        run("INSERT INTO dbo.tracked (id, node, shape, v) VALUES (1, hierarchyid::Parse('/2/'), "
+            + "geometry::STGeomFromWKB(" + hex(p) + ", 0), N'x')", "INSERT INTO dbo.tracked (id) VALUES (2)");
+        run("DELETE FROM dbo.tracked WHERE id = 2");
+        String changes = "SELECT [ct].[SYS_CHANGE_OPERATION], [ct].[id], CAST([t].[node] AS nvarchar(4000)) AS [node], "
+            + "[t].[shape].STAsBinary() AS [shape], [t].[shape].STSrid AS [shape__srid], [t].[ver], "
+            + "CAST([t].[v] AS nvarchar(4000)) AS [v], CAST(SQL_VARIANT_PROPERTY([t].[v], 'BaseType') AS nvarchar(128)) "
+            + "AS [v__type] FROM CHANGETABLE(CHANGES [dbo].[tracked], ?) AS [ct] LEFT OUTER JOIN [dbo].[tracked] AS [t] "
+            + "ON [t].[id] = [ct].[id] ORDER BY [ct].[id]";
+        try (PreparedStatement ps = c.prepareStatement(changes)) {
+            ps.setLong(1, from);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertEquals("I", rs.getString(1));
+                assertEquals("/2/", rs.getString(3));
+                assertArrayEquals(p, rs.getBytes(4));
+                assertEquals(0, rs.getInt(5));
+                assertEquals(8, rs.getBytes(6).length);
+                assertEquals("x", rs.getString(7));
+                assertEquals("nvarchar", rs.getString(8));
+                rs.next();
+                assertEquals("D", rs.getString(1));
+                assertEquals(2, rs.getInt(2));
+                assertNull(rs.getString(3));
+                assertNull(rs.getBytes(4));
+                assertNull(rs.getObject(5));
+                assertNull(rs.getBytes(6));
+                assertFalse(rs.next());
+            }
+        }
+    }
 }
