@@ -245,13 +245,14 @@ final class Commands {
     private static final Pattern SAME_TYPE = Pattern.compile("(?is)\\s*(?:UPPER|LOWER|LTRIM|RTRIM|TRIM)\\s*\\(\\s*("
         + SqlText.NAME + ")\\s*\\)\\s*");
 
-    /** A table with a rowversion column gets the trigger that stamps it on every insert and update. */
+    /** A table with a rowversion or xml column gets the trigger that stamps / re-serialises it on every write. */
     private static void rowversion(EngineSession s, Names.Table t, java.util.List<TwinCatalog.Column> columns)
         throws SQLException {
-        if (columns.stream().anyMatch(c -> c.type().kind() == SqlType.Kind.ROWVERSION)) {
+        if (columns.stream().anyMatch(c -> c.type().kind() == SqlType.Kind.ROWVERSION
+            || c.type().kind() == SqlType.Kind.XML)) {
             ddl(s.h2, "CREATE TRIGGER IF NOT EXISTS " + Names.quote(t.schema()) + "."
-                + Names.quote("twin_rowversion_" + t.name()) + " BEFORE INSERT, UPDATE ON " + t.h2()
-                + " FOR EACH ROW CALL \"" + RowversionTrigger.class.getName() + "\"");
+                + Names.quote("twin_before_write_" + t.name()) + " BEFORE INSERT, UPDATE ON " + t.h2()
+                + " FOR EACH ROW CALL \"" + BeforeWriteTrigger.class.getName() + "\"");
         }
     }
 

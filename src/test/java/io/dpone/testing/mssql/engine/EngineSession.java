@@ -246,6 +246,18 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
         }
     }
 
+    /** The declared columns of a table (cached per catalogue version), empty for one the twin did not create. */
+    Map<String, TwinCatalog.Column> declaredColumns(String schema, String table) throws SQLException {
+        refreshCaches();
+        String key = (schema + "." + table).toLowerCase(Locale.ROOT);
+        Map<String, TwinCatalog.Column> cols = declared.get(key);
+        if (cols == null) {
+            cols = TwinCatalog.columns(h2, schema, table);
+            declared.put(key, cols);
+        }
+        return cols;
+    }
+
     TwinCatalog.Column declaredColumn(String schema, String table, String column) throws SQLException {
         refreshCaches();
         Map<String, TwinCatalog.Column> cols = aliases.get(table.toLowerCase(Locale.ROOT));

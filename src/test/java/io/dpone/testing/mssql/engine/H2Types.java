@@ -44,7 +44,7 @@ final class H2Types {
             case UNIQUEIDENTIFIER -> "UUID";
             // a sql_variant holds its value's text; the twin does not keep the base type of each value
             case SQL_VARIANT -> "VARCHAR(8000)";
-            // filled by the engine (RowversionTrigger); the default only satisfies NOT NULL before the trigger runs
+            // filled by the engine (BeforeWriteTrigger); the default only satisfies NOT NULL before the trigger runs
             case ROWVERSION -> "BINARY(8) DEFAULT X'0000000000000000'";
             // the canonical path text (hierarchyid::Parse's form), checked on the way in
             case HIERARCHYID -> "VARCHAR(4000)";

@@ -44,7 +44,7 @@ final class Inserts {
         } catch (IllegalArgumentException e) {
             return sql;
         }
-        Map<String, TwinCatalog.Column> declared = TwinCatalog.columns(s.h2, table.schema(), table.name());
+        Map<String, TwinCatalog.Column> declared = s.declaredColumns(table.schema(), table.name());
         if (declared.isEmpty()) {
             return sql;
         }
@@ -125,7 +125,7 @@ final class Inserts {
         } catch (IllegalArgumentException e) {
             return;
         }
-        Map<String, TwinCatalog.Column> declared = TwinCatalog.columns(s.h2, table.schema(), table.name());
+        Map<String, TwinCatalog.Column> declared = s.declaredColumns(table.schema(), table.name());
         String set = sql.substring(u.start(2));
         Matcher end = SET_END.matcher(SqlText.mask(set));
         if (end.find()) {

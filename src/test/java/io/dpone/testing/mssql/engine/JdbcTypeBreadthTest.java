@@ -233,6 +233,16 @@ class JdbcTypeBreadthTest {
             rs.next();
             assertNull(rs.getString(1));
         }
+        // SQL Server keeps a document as it re-serialises it, not as the client wrote it
+        run("INSERT INTO dbo.x VALUES (3, N'<?xml version=\"1.0\"?><a y=''2'' x=\"1\"><b></b>  <c>t &gt; u</c>"
+            + "<![CDATA[<z>]]><d xml:space=\"preserve\">  </d><!--n--></a>')");
+        assertEquals("<a y=\"2\" x=\"1\"><b /><c>t &gt; u</c>&lt;z&gt;<d xml:space=\"preserve\">  </d><!--n--></a>",
+            rows("SELECT doc FROM dbo.x WHERE id = 3").get(0)[0]);
+        run("INSERT INTO dbo.x VALUES (4, N'text <e/> more')");
+        assertEquals("text <e /> more", rows("SELECT doc FROM dbo.x WHERE id = 4").get(0)[0], "a fragment is xml too");
+        assertEquals(9400, refused(c, "INSERT INTO dbo.x VALUES (5, N'<a><b></a>')").getErrorCode());
+        run("UPDATE dbo.x SET doc = N'<u></u>' WHERE id = 4");
+        assertEquals("<u />", rows("SELECT doc FROM dbo.x WHERE id = 4").get(0)[0]);
         Map<String, Object> col = columns("x").get("doc");
         assertEquals("xml", col.get("TYPE_NAME"));
         // sp_columns_100 answers SQL_SS_XML (-152); mssql-jdbc rewrites it to xml's JDBC type, LONGNVARCHAR (-16)

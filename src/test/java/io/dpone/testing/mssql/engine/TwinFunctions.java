@@ -107,12 +107,12 @@ public final class TwinFunctions {
         return OffsetDateTime.now();
     }
 
-    /** {@code @@DBTS}: the last rowversion value the database handed out ({@link RowversionTrigger}). */
+    /** {@code @@DBTS}: the last rowversion value the database handed out ({@link BeforeWriteTrigger}). */
     public static byte[] dbts(Connection c) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT BASE_VALUE FROM INFORMATION_SCHEMA.SEQUENCES WHERE "
             + "SEQUENCE_SCHEMA = 'twin_catalog' AND SEQUENCE_NAME = 'dbts_seq'"); ResultSet rs = st.executeQuery()) {
             rs.next();
-            return RowversionTrigger.bytes(rs.getLong(1) - 1);
+            return BeforeWriteTrigger.bytes(rs.getLong(1) - 1);
         }
     }
 

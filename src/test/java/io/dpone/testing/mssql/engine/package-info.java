@@ -17,7 +17,7 @@
  * INSERTs first (error 273 for a named {@code timestamp} column, computed columns skipped without a column list).
  *
  * <p>Emulated as SQL Server 2022 does it: {@code rowversion}/{@code timestamp} (engine-filled from a database-wide
- * counter at every insert and update, big-endian, {@code @@DBTS}; getColumns {@code timestamp}/BINARY/8; BIGBINARY(8)
+ * counter at every insert and update, big-endian, {@code @@DBTS}, by {@code BeforeWriteTrigger}; getColumns {@code timestamp}/BINARY/8; BIGBINARY(8)
  * with UserType 0x0050 on the wire; 273 on insert, 272 on update; binary(8) in a CDC change table); alias types
  * (getColumns names the alias, with the base type's codes; the wire carries the base type; the alias's NOT NULL);
  * computed columns (result type, values, 271 on a write, IS_GENERATEDCOLUMN, NULL in a CDC change table);
@@ -40,8 +40,9 @@
  * serialisation, so it cannot send the UDT form); {@code hierarchyid} text assigned without {@code Parse} must be
  * canonical, and it sorts as text, not depth-first; spatial values are 2D WKB types 1..7 (WKT: POINT, LINESTRING,
  * POLYGON), with no geography validation (latitude range, ring orientation, SRID catalogue) and no other methods;
- * {@code xml} is returned as inserted (SQL Server re-serialises it: no XML declaration, {@code <a />},
- * insignificant whitespace dropped); a computed column's type is H2's for the expression (UPPER/LOWER/TRIM of a
+ * {@code xml} is re-serialised as SQL Server does it (no XML declaration,
+ * {@code <a />}, CDATA as escaped text, whitespace-only text dropped: {@code XmlText}) but a parse error is always
+ * 9400 and typed xml (schema collections) is not modelled; a computed column's type is H2's for the expression (UPPER/LOWER/TRIM of a
  * column keep its type); result columns of expressions get a type derived from H2's (e.g. {@code SUM(bigint)} is a
  * decimal, not {@code bigint}; {@code COUNT} is rewritten to {@code int}, {@code COUNT_BIG} to bigint); object ids
  * are derived from names; the SS_DATA_TYPE column of getColumns and the LENGTH of date/time types follow ODBC's
