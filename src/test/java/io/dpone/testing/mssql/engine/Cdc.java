@@ -21,7 +21,8 @@ import java.util.Map;
  * capture instance's start LSN (SQL Server also maps empty transactions); a write through H2 directly (not through
  * a twin session) gets an LSN per row. As on SQL Server, a {@code timestamp} column is {@code binary(8)} in the
  * change table and a computed column is there with its type and always NULL; a {@code sql_variant} column's base
- * type is not carried into the change table (SQL_VARIANT_PROPERTY does not work there). The cleanup job, {@code @captured_column_list}, net-change functions
+ * type travels in an invisible companion of the change table, so SQL_VARIANT_PROPERTY works there too. The
+ * cleanup job, {@code @captured_column_list}, net-change functions
  * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL on a captured table are not modelled.
  */
 final class Cdc {
@@ -100,6 +101,13 @@ final class Cdc {
             boolean notNull = col.ordinal() != 2 && col.ordinal() != 5 && col.ordinal() <= 5;
             ddl.append(col.ordinal() > 1 ? ", " : "").append(Names.quote(col.name())).append(' ')
                 .append(H2Types.h2(col.type())).append(notNull ? " NOT NULL" : "");
+        }
+        for (TwinCatalog.Column col : captured) {
+            if (col.type().kind() == SqlType.Kind.SQL_VARIANT) {
+                // the base types of the captured sql_variant values travel with them (SQL_VARIANT_PROPERTY on _CT)
+                ddl.append(", ").append(Names.quote(TableDdl.variantTypeColumn(col.name()))).append(" VARCHAR(128) "
+                    + "INVISIBLE");
+            }
         }
         Commands.ddl(c, ddl.append(")").toString());
         Commands.ddl(c, "CREATE INDEX " + Names.quote(ci + "_CT_clustered_idx") + " ON " + ct.h2()

@@ -25,7 +25,8 @@ public final class CdcTrigger implements Trigger {
     private int[] key = new int[0];
 
     /** @param computed per captured column: a computed column, captured as NULL and never marked changed */
-    private record Instance(String changeTable, String insert, int[] positions, boolean[] computed) {
+    /** @param companions source row positions of the captured sql_variant columns' base types (after the rest) */
+    private record Instance(String changeTable, String insert, int[] positions, boolean[] computed, int[] companions) {
     }
 
     @Override
@@ -95,6 +96,9 @@ public final class CdcTrigger implements Trigger {
                     st.setObject(5 + c, i.computed[c] ? null : row[i.positions[c]]);
                 }
                 st.setInt(5 + i.positions.length, command);
+                for (int k = 0; k < i.companions.length; k++) {
+                    st.setObject(6 + i.positions.length + k, row[i.companions[k]]);
+                }
                 st.addBatch();
             }
             st.executeBatch();
@@ -175,11 +179,23 @@ public final class CdcTrigger implements Trigger {
             sql.append(", ").append(Names.quote(names.get(c)));
             positions[c] = columns.indexOf(names.get(c).toLowerCase(java.util.Locale.ROOT));
         }
-        sql.append(", \"__$command_id\") VALUES (?, ?, ?, ?").append(", ?".repeat(names.size())).append(", ?)");
+        sql.append(", \"__$command_id\"");
+        List<Integer> companions = new ArrayList<>();
+        for (String name : names) {
+            String companion = TableDdl.variantTypeColumn(name);
+            int at = columns.indexOf(companion.toLowerCase(java.util.Locale.ROOT));
+            if (at >= 0) {
+                sql.append(", ").append(Names.quote(companion));
+                companions.add(at);
+            }
+        }
+        sql.append(") VALUES (?, ?, ?, ?").append(", ?".repeat(names.size())).append(", ?")
+            .append(", ?".repeat(companions.size())).append(')');
         boolean[] isComputed = new boolean[computed.size()];
         for (int c = 0; c < isComputed.length; c++) {
             isComputed[c] = computed.get(c);
         }
-        return new Instance(changeTable, sql.toString(), positions, isComputed);
+        return new Instance(changeTable, sql.toString(), positions, isComputed,
+            companions.stream().mapToInt(Integer::intValue).toArray());
     }
 }

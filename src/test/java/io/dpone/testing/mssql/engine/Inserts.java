@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * What SQL Server checks and fills in an {@code INSERT} before H2 sees it: a {@code timestamp} (rowversion) column
  * named in the column list is error 273; without a column list the values go to the stored columns only (computed
  * ones skipped, as SQL Server skips them); a {@code sql_variant} value's base type goes to the column's invisible
- * companion ({@link Variants}). A computed column named in the list is refused by H2 and reported as error 271
+ * companion ({@link Variants}), from INSERT .. VALUES and UPDATE .. SET alike; an UPDATE setting a timestamp column
+ * is error 272. A computed column named in the list is refused by H2 and reported as error 271
  * ({@link SqlErrors}).
  */
 final class Inserts {
@@ -31,8 +32,7 @@ final class Inserts {
         String masked = SqlText.mask(sql);
         Matcher u = UPDATE.matcher(masked);
         if (u.matches()) {
-            checkUpdate(s, sql, u);
-            return sql;
+            return update(s, sql, u, values);
         }
         Matcher m = INSERT.matcher(masked);
         if (!m.matches()) {
@@ -117,41 +117,59 @@ final class Inserts {
         return head + list + ") VALUES " + rows;
     }
 
-    /** An UPDATE may not set a timestamp column (272) nor, in the twin, a sql_variant one (its base type). */
-    private static void checkUpdate(EngineSession s, String sql, Matcher u) throws SQLException, SqlServerError {
+    /**
+     * An UPDATE may not set a timestamp column (272); setting a sql_variant column also sets its base type
+     * ({@code SET v = 1.5} becomes {@code SET v = 1.5, v__twin_basetype = 'numeric'}).
+     */
+    private static String update(EngineSession s, String sql, Matcher u, Map<String, Object> values)
+        throws SQLException, SqlServerError {
         Names.Table table;
         try {
             table = Names.table(sql.substring(u.start(1), u.end(1)));
         } catch (IllegalArgumentException e) {
-            return;
+            return sql;
         }
         Map<String, TwinCatalog.Column> declared = s.declaredColumns(table.schema(), table.name());
-        String set = sql.substring(u.start(2));
-        Matcher end = SET_END.matcher(SqlText.mask(set));
+        if (declared.values().stream().noneMatch(c -> c.type().kind() == SqlType.Kind.ROWVERSION
+            || c.type().kind() == SqlType.Kind.SQL_VARIANT)) {
+            return sql;
+        }
+        int from = u.start(2);
+        int to = sql.length();
+        Matcher end = SET_END.matcher(SqlText.mask(sql).substring(from));
         if (end.find()) {
-            set = set.substring(0, end.start());
+            to = from + end.start();
         }
-        for (TwinCatalog.Column c : declared.values()) {
-            boolean special = c.type().kind() == SqlType.Kind.ROWVERSION || c.type().kind() == SqlType.Kind.SQL_VARIANT;
-            if (special && setsColumn(set, c.name())) {
-                if (c.type().kind() == SqlType.Kind.ROWVERSION) {
-                    throw new SqlServerError(272, 1, 16, "Cannot update a timestamp column.");
+        StringBuilder set = new StringBuilder();
+        for (String assignment : TableDdl.split(sql.substring(from, to))) {
+            set.append(set.length() == 0 ? "" : ", ").append(assignment);
+            int eq = SqlText.mask(assignment).indexOf('=');
+            if (eq < 0) {
+                continue;
+            }
+            List<String> target;
+            try {
+                target = Names.parts(assignment.substring(0, eq));
+            } catch (IllegalArgumentException e) {
+                continue; // a compound assignment (+=) or something H2 will report
+            }
+            TwinCatalog.Column col = declared.get(target.get(target.size() - 1).toLowerCase(Locale.ROOT));
+            if (col == null) {
+                continue;
+            }
+            if (col.type().kind() == SqlType.Kind.ROWVERSION) {
+                throw new SqlServerError(272, 1, 16, "Cannot update a timestamp column.");
+            }
+            if (col.type().kind() == SqlType.Kind.SQL_VARIANT) {
+                String base = Variants.baseType(assignment.substring(eq + 1), values, col.name());
+                StringBuilder companion = new StringBuilder();
+                for (int i = 0; i < target.size() - 1; i++) {
+                    companion.append(Names.quote(target.get(i))).append('.');
                 }
-                throw new SqlServerError(50000, 1, 16, "mssql-twin: an UPDATE of the sql_variant column '" + c.name()
-                    + "' is not emulated (the twin keeps a value's base type from its INSERT only)");
+                set.append(", ").append(companion).append(Names.quote(TableDdl.variantTypeColumn(col.name())))
+                    .append(" = ").append(base == null ? "NULL" : Names.literal(base));
             }
         }
-    }
-
-    private static boolean setsColumn(String set, String column) {
-        String masked = SqlText.mask(set);
-        Matcher m = Pattern.compile("(" + SqlText.NAME + ")\\s*=").matcher(masked);
-        while (m.find()) {
-            List<String> parts = Names.parts(set.substring(m.start(1), m.end(1)));
-            if (parts.get(parts.size() - 1).equalsIgnoreCase(column)) {
-                return true;
-            }
-        }
-        return false;
+        return sql.substring(0, from) + set + (to < sql.length() ? " " + sql.substring(to) : "");
     }
 }

@@ -393,6 +393,12 @@ class JdbcTypeBreadthTest {
         assertFalse(columns("props").containsKey("v__twin_basetype"), "the companion is not a column");
         assertEquals(List.of("id", "v"), new ArrayList<>(columns("props").keySet()));
         assertTrue(refused(c, "INSERT INTO dbo.props (id, v) SELECT 12, N'x'").getMessage().contains("mssql-twin"));
+        run("UPDATE dbo.props SET v = 7 WHERE id = 2", "UPDATE [dbo].[props] SET [v] = NULL, id = id WHERE id = 3");
+        List<Object[]> after = rows("SELECT CAST([v] AS nvarchar(4000)) AS [v], CAST(SQL_VARIANT_PROPERTY([v], "
+            + "'BaseType') AS nvarchar(128)) AS [v__type] FROM [dbo].[props] WHERE id IN (2, 3) ORDER BY id");
+        assertEquals(List.of("7", "int"), List.of(after.get(0)));
+        assertNull(after.get(1)[0]);
+        assertNull(after.get(1)[1]);
     }
 
     @Test
@@ -461,18 +467,20 @@ class JdbcTypeBreadthTest {
     @Test
     void cdcCapturesTheseTypesAndTheConversionsReadTheChangeTable() throws Exception {
         run("CREATE TABLE dbo.assets (id int NOT NULL PRIMARY KEY, node hierarchyid, geo geography, at_time time(7), "
-            + "ver rowversion, doc xml, twice AS (id * 2))");
+            + "ver rowversion, doc xml, twice AS (id * 2), v sql_variant)");
         run("EXEC sys.sp_cdc_enable_db",
             "EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'assets', @role_name = NULL");
         byte[] p = point(13.4, 52.5, ByteOrder.LITTLE_ENDIAN);
-        run("INSERT INTO dbo.assets (id, node, geo, at_time, doc) VALUES (1, hierarchyid::Parse('/1/3/'), "
-            + "geography::STGeomFromWKB(" + hex(p) + ", 4326), '23:59:59.9999999', N'<a>1</a>')");
+        run("INSERT INTO dbo.assets (id, node, geo, at_time, doc, v) VALUES (1, hierarchyid::Parse('/1/3/'), "
+            + "geography::STGeomFromWKB(" + hex(p) + ", 4326), '23:59:59.9999999', N'<a>1</a>', 1.5)");
         run("INSERT INTO dbo.assets (id) VALUES (2)");
-        run("UPDATE dbo.assets SET at_time = '00:00:00', node = hierarchyid::GetRoot() WHERE id = 1");
+        run("UPDATE dbo.assets SET at_time = '00:00:00', node = hierarchyid::GetRoot(), v = N'x' WHERE id = 1");
         List<Object[]> source = rows("SELECT ver, twice FROM dbo.assets WHERE id = 1");
         assertEquals(2, source.get(0)[1]);
         String select = "SELECT [__$operation], [id], CAST([node] AS nvarchar(4000)) AS [node], [geo].STAsBinary() "
-            + "AS [geo], [geo].STSrid AS [geo__srid], [at_time], [ver], [doc], [twice] FROM [cdc].[dbo_assets_CT] "
+            + "AS [geo], [geo].STSrid AS [geo__srid], [at_time], [ver], [doc], [twice], CAST([v] AS nvarchar(4000)) AS "
+            + "[v], CAST(SQL_VARIANT_PROPERTY([v], 'BaseType') AS nvarchar(128)) AS [v__type] "
+            + "FROM [cdc].[dbo_assets_CT] "
             + "ORDER BY [__$start_lsn], [__$seqval], [__$operation]";
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
             assertEquals("binary", rs.getMetaData().getColumnTypeName(7), "timestamp is binary(8) in a change table");
@@ -481,6 +489,8 @@ class JdbcTypeBreadthTest {
             assertEquals("int", rs.getMetaData().getColumnTypeName(9));
             rs.next();
             assertNull(rs.getObject(9), "a computed column is in the change table, always NULL (as on SQL Server)");
+            assertEquals("1.5", rs.getString(10));
+            assertEquals("numeric", rs.getString(11));
             assertEquals(2, rs.getInt(1));
             assertEquals("/1/3/", rs.getString(3));
             assertArrayEquals(p, rs.getBytes(4));
@@ -500,10 +510,13 @@ class JdbcTypeBreadthTest {
             rs.next();
             assertEquals(3, rs.getInt(1), "before image");
             assertEquals("/1/3/", rs.getString(3));
+            assertEquals("numeric", rs.getString(11));
             assertArrayEquals(inserted, rs.getBytes(7));
             rs.next();
             assertEquals(4, rs.getInt(1), "after image");
             assertEquals("/", rs.getString(3));
+            assertEquals("x", rs.getString(10));
+            assertEquals("nvarchar", rs.getString(11), "an UPDATE sets the base type too");
             assertEquals(LocalTime.MIDNIGHT, rs.getObject(6, LocalTime.class));
             assertArrayEquals((byte[]) source.get(0)[0], rs.getBytes(7), "the after image carries the new rowversion");
             assertTrue(new BigInteger(1, rs.getBytes(7)).compareTo(new BigInteger(1, inserted)) > 0);

@@ -33,9 +33,9 @@
  * procedural T-SQL; {@code varchar} text is kept as Java strings (characters outside the collation's code page are
  * not replaced by {@code ?} here; the wire encodes them); {@code datetime}/{@code smalldatetime} keep what the
  * client sent (no 1/300 s or minute rounding of literals); {@code sql_variant} holds its value's text plus the base
- * type of an inserted literal, CAST/CONVERT or parameter (other expressions, INSERT .. SELECT and UPDATE of the
- * column are refused with a twin error; a raw select sends an integer as bigint and anything else as nvarchar; the
- * base type is not carried into a CDC change table); a raw select of a {@code hierarchyid}/{@code geography}/{@code
+ * type of a literal, CAST/CONVERT or parameter written to it by INSERT .. VALUES or UPDATE .. SET (other
+ * expressions and INSERT .. SELECT are refused with a twin error; a raw select sends an integer as bigint and
+ * anything else as nvarchar; the base type travels into a CDC change table, not into a Change Tracking log); a raw select of a {@code hierarchyid}/{@code geography}/{@code
  * geometry} column is refused with a twin error (the twin stores the path text and SRID + WKB, not SQL Server's CLR
  * serialisation, so it cannot send the UDT form); {@code hierarchyid} text assigned without {@code Parse} must be
  * canonical, and it sorts as text, not depth-first; spatial values are 2D WKB types 1..7 (WKT: POINT, LINESTRING,
