@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * What SQL Server checks and fills in an {@code INSERT} before H2 sees it: a {@code timestamp} (rowversion) column
- * named in the column list is error 273; without a column list the values go to the stored columns only (computed
+ * given a value other than {@code DEFAULT}/{@code NULL} is error 273 (named in the column list or not; the engine
+ * fills it); without a column list the values go to the stored columns only (computed
  * ones skipped, as SQL Server skips them); a {@code sql_variant} value's base type goes to the column's invisible
  * companion ({@link Variants}), from INSERT .. VALUES and UPDATE .. SET alike; an UPDATE setting a timestamp column
  * is error 272. A computed column named in the list is refused by H2 and reported as error 271
@@ -50,16 +51,8 @@ final class Inserts {
         }
         List<String> columns = new ArrayList<>();
         if (m.group(2) != null) {
-            String list = sql.substring(m.start(2) + 1, m.end(2) - 1);
-            for (String c : TableDdl.split(list)) {
-                String name = Names.parts(c).get(0);
-                TwinCatalog.Column col = declared.get(name.toLowerCase(Locale.ROOT));
-                if (col != null && col.type().kind() == SqlType.Kind.ROWVERSION) {
-                    throw new SqlServerError(273, 1, 16, "Cannot insert an explicit value into a timestamp column. Use "
-                        + "INSERT with a column list to exclude the timestamp column, or insert a DEFAULT into the "
-                        + "timestamp column.");
-                }
-                columns.add(name);
+            for (String c : TableDdl.split(sql.substring(m.start(2) + 1, m.end(2) - 1))) {
+                columns.add(Names.parts(c).get(0));
             }
         } else {
             for (TwinCatalog.Column c : declared.values()) {
@@ -69,14 +62,17 @@ final class Inserts {
             }
         }
         List<Integer> variants = new ArrayList<>();
+        List<Integer> stamps = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             TwinCatalog.Column col = declared.get(columns.get(i).toLowerCase(Locale.ROOT));
             if (col != null && col.type().kind() == SqlType.Kind.SQL_VARIANT) {
                 variants.add(i);
+            } else if (col != null && col.type().kind() == SqlType.Kind.ROWVERSION) {
+                stamps.add(i);
             }
         }
         boolean computed = declared.values().stream().anyMatch(c -> c.computed() != null);
-        if (variants.isEmpty() && (m.group(2) != null || !computed)) {
+        if (variants.isEmpty() && stamps.isEmpty() && (m.group(2) != null || !computed)) {
             return sql;
         }
         String head = sql.substring(0, m.start(1)) + sql.substring(m.start(1), m.end(1));
@@ -84,10 +80,13 @@ final class Inserts {
         for (int i = 0; i < columns.size(); i++) {
             list.append(i == 0 ? "" : ", ").append(Names.quote(columns.get(i)));
         }
-        if (variants.isEmpty()) {
+        if (variants.isEmpty() && stamps.isEmpty()) {
             return head + list + ") " + sql.substring(m.start(3));
         }
         if (m.group(4) == null) {
+            if (!stamps.isEmpty()) {
+                throw explicitTimestamp();
+            }
             throw new SqlServerError(50000, 1, 16, "mssql-twin: an INSERT into the sql_variant column '"
                 + columns.get(variants.get(0)) + "' must give its values in VALUES (..) (literals, CASTs or parameters),"
                 + " so the twin can keep each value's base type");
@@ -96,25 +95,36 @@ final class Inserts {
             list.append(", ").append(Names.quote(TableDdl.variantTypeColumn(columns.get(v))));
         }
         StringBuilder rows = new StringBuilder();
-        String body = sql.substring(m.start(4));
-        for (String tuple : TableDdl.split(body)) {
+        for (String tuple : TableDdl.split(sql.substring(m.start(4)))) {
             String t = tuple.trim();
             if (!t.startsWith("(") || !t.endsWith(")")) {
                 throw SqlErrors.syntax(t);
             }
-            List<String> items = TableDdl.split(t.substring(1, t.length() - 1));
+            List<String> items = new ArrayList<>(TableDdl.split(t.substring(1, t.length() - 1)));
+            if (items.size() != columns.size()) {
+                throw new SqlServerError(213, 1, 16, "Column name or number of supplied values does not match table "
+                    + "definition.");
+            }
+            for (int k : stamps) {
+                // SQL Server takes DEFAULT (or NULL) for a timestamp column and fills it; any value is error 273
+                if (!items.get(k).trim().equalsIgnoreCase("DEFAULT") && !items.get(k).trim().equalsIgnoreCase("NULL")) {
+                    throw explicitTimestamp();
+                }
+                items.set(k, "DEFAULT");
+            }
             StringBuilder row = new StringBuilder("(").append(String.join(", ", items));
             for (int v : variants) {
-                if (v >= items.size()) {
-                    throw new SqlServerError(213, 1, 16, "Column name or number of supplied values does not match "
-                        + "table definition.");
-                }
                 String base = Variants.baseType(items.get(v), values, columns.get(v));
                 row.append(", ").append(base == null ? "NULL" : Names.literal(base));
             }
             rows.append(rows.length() == 0 ? "" : ", ").append(row).append(')');
         }
         return head + list + ") VALUES " + rows;
+    }
+
+    private static SqlServerError explicitTimestamp() {
+        return new SqlServerError(273, 1, 16, "Cannot insert an explicit value into a timestamp column. Use INSERT "
+            + "with a column list to exclude the timestamp column, or insert a DEFAULT into the timestamp column.");
     }
 
     /**

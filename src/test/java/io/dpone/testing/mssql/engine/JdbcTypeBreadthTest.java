@@ -156,6 +156,13 @@ class JdbcTypeBreadthTest {
             assertEquals(273, assertThrows(SQLException.class, ps::executeUpdate).getErrorCode());
         }
         assertEquals(272, refused(c, "UPDATE dbo.rv SET ver = 0x01 WHERE id = 1").getErrorCode());
+        assertEquals(273, refused(c, "INSERT INTO dbo.rv VALUES (3, N'c', 0x01)").getErrorCode(), "no column list");
+        assertEquals(273, refused(c, "INSERT INTO dbo.rv (id, ver) SELECT 3, 0x01").getErrorCode());
+        run("INSERT INTO dbo.rv VALUES (3, N'c', DEFAULT)", "INSERT INTO dbo.rv (id, ver) VALUES (4, NULL)");
+        List<Object[]> filled = rows("SELECT ver FROM dbo.rv WHERE id IN (3, 4) ORDER BY id");
+        assertEquals(new BigInteger(1, v1b).add(BigInteger.ONE), new BigInteger(1, (byte[]) filled.get(0)[0]),
+            "DEFAULT (or NULL) takes the next value");
+        assertEquals(new BigInteger(1, v1b).add(BigInteger.TWO), new BigInteger(1, (byte[]) filled.get(1)[0]));
 
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT ver FROM dbo.rv")) {
             assertEquals("timestamp", rs.getMetaData().getColumnTypeName(1));
