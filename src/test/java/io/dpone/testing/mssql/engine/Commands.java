@@ -104,6 +104,9 @@ final class Commands {
             String column = Names.parts(sql.substring(m.start(2), m.end(2))).get(0);
             s.statement(() -> {
                 ddl(s.h2, "ALTER TABLE " + t.h2() + " DROP COLUMN " + Names.quote(column));
+                // a sql_variant's invisible companion goes with it
+                ddl(s.h2, "ALTER TABLE " + t.h2() + " DROP COLUMN IF EXISTS "
+                    + Names.quote(TableDdl.variantTypeColumn(column)));
                 TwinCatalog.drop(s.h2, t, column);
             });
             out.done(-1);

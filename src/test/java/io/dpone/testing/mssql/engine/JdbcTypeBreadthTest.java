@@ -406,6 +406,13 @@ class JdbcTypeBreadthTest {
         assertEquals(List.of("7", "int"), List.of(after.get(0)));
         assertNull(after.get(1)[0]);
         assertNull(after.get(1)[1]);
+        run("ALTER TABLE dbo.props ADD w sql_variant", "INSERT INTO dbo.props (id, w) VALUES (20, N'w')");
+        assertEquals("nvarchar", rows("SELECT CAST(SQL_VARIANT_PROPERTY(w, 'BaseType') AS nvarchar(128)) FROM "
+            + "dbo.props WHERE id = 20").get(0)[0], "a sql_variant added later keeps base types too");
+        run("ALTER TABLE dbo.props DROP COLUMN w");
+        assertEquals(List.of("id", "v"), new ArrayList<>(columns("props").keySet()));
+        assertEquals(1L, ((Number) rows("SELECT COUNT(*) FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_NAME = 'props' "
+            + "AND COLUMN_NAME LIKE '%twin_basetype'").get(0)[0]).longValue(), "the companion left with its column");
     }
 
     @Test

@@ -18,7 +18,8 @@
  *
  * <p>Emulated as SQL Server 2022 does it: {@code rowversion}/{@code timestamp} (engine-filled from a database-wide
  * counter at every insert and update, big-endian, {@code @@DBTS}, by {@code BeforeWriteTrigger}; getColumns {@code timestamp}/BINARY/8; BIGBINARY(8)
- * with UserType 0x0050 on the wire; 273 on insert, 272 on update; binary(8) in a CDC change table); alias types
+ * with UserType 0x0050 on the wire; 273 for a value other than DEFAULT/NULL, 272 on update; a column added to a
+ * table with rows holds zeros there until each row is next written; binary(8) in a CDC change table); alias types
  * (getColumns names the alias, with the base type's codes; the wire carries the base type; the alias's NOT NULL);
  * computed columns (result type, values, 271 on a write, IS_GENERATEDCOLUMN, NULL in a CDC change table);
  * {@code SPARSE} (a nullable column, SS_IS_SPARSE 1); {@code hierarchyid}, {@code geography} and {@code geometry} in
