@@ -23,6 +23,7 @@ final class Inserts {
     private static final Pattern UPDATE = Pattern.compile("(?is)\\s*UPDATE\\s+(?:TOP\\s*\\([^)]*\\)\\s*)?("
         + SqlText.NAME + ")\\s+SET\\s+(.*)");
 
+    private static final Pattern DEFAULT_VALUES = Pattern.compile("(?is)DEFAULT\\s+VALUES\\b.*");
     private static final Pattern SET_END = Pattern.compile("(?i)\\b(WHERE|FROM|OUTPUT)\\b");
 
     private Inserts() {
@@ -36,8 +37,8 @@ final class Inserts {
             return update(s, sql, u, values);
         }
         Matcher m = INSERT.matcher(masked);
-        if (!m.matches()) {
-            return sql;
+        if (!m.matches() || DEFAULT_VALUES.matcher(m.group(3)).matches()) {
+            return sql; // DEFAULT VALUES: every column takes its default, the engine fills rowversion
         }
         Names.Table table;
         try {

@@ -450,6 +450,7 @@ class JdbcTypeBreadthTest {
         run("CREATE TABLE dbo.calc (a int, n nvarchar(20), b AS (a * 2) PERSISTED, u AS (UPPER(n)), "
             + "x int SPARSE NULL)");
         run("INSERT INTO dbo.calc (a, n) VALUES (21, N'abc')", "INSERT INTO dbo.calc VALUES (NULL, NULL, 5)");
+        run("INSERT INTO dbo.calc DEFAULT VALUES", "DELETE FROM dbo.calc WHERE a IS NULL AND x IS NULL");
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM dbo.calc ORDER BY a")) {
             assertEquals(List.of("a", "n", "b", "u", "x"), List.of(rs.getMetaData().getColumnName(1),
                 rs.getMetaData().getColumnName(2), rs.getMetaData().getColumnName(3), rs.getMetaData().getColumnName(4),
