@@ -19,7 +19,10 @@ import java.util.Map;
  * Server's log reader job writes it seconds later); every committed transaction that changes a captured table gets
  * its own new LSN and one {@code cdc.lsn_time_mapping} row, and enabling a table adds one mapping row for the
  * capture instance's start LSN (SQL Server also maps empty transactions); a write through H2 directly (not through
- * a twin session) gets an LSN per row; the cleanup job, {@code @captured_column_list}, net-change functions
+ * a twin session) gets an LSN per row. As on SQL Server, a {@code timestamp} column is {@code binary(8)} in the
+ * change table and a computed column is there with its type and always NULL; a {@code sql_variant} column's base
+ * type travels in an invisible companion of the change table, so SQL_VARIANT_PROPERTY works there too. The
+ * cleanup job, {@code @captured_column_list}, net-change functions
  * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL on a captured table are not modelled.
  */
 final class Cdc {
@@ -88,7 +91,9 @@ final class Cdc {
         layout.add(new TwinCatalog.Column("__$operation", 4, SqlType.parse("int"), false));
         layout.add(new TwinCatalog.Column("__$update_mask", 5, SqlType.parse("varbinary(128)"), false));
         for (TwinCatalog.Column col : captured) {
-            layout.add(new TwinCatalog.Column(col.name(), layout.size() + 1, col.type(), false));
+            // a timestamp (rowversion) column is binary(8) in the change table, as SQL Server defines it there
+            SqlType type = col.type().kind() == SqlType.Kind.ROWVERSION ? SqlType.parse("binary(8)") : col.type();
+            layout.add(new TwinCatalog.Column(col.name(), layout.size() + 1, type, false));
         }
         layout.add(new TwinCatalog.Column("__$command_id", layout.size() + 1, SqlType.parse("int"), false));
         StringBuilder ddl = new StringBuilder("CREATE TABLE " + ct.h2() + " (");
@@ -96,6 +101,13 @@ final class Cdc {
             boolean notNull = col.ordinal() != 2 && col.ordinal() != 5 && col.ordinal() <= 5;
             ddl.append(col.ordinal() > 1 ? ", " : "").append(Names.quote(col.name())).append(' ')
                 .append(H2Types.h2(col.type())).append(notNull ? " NOT NULL" : "");
+        }
+        for (TwinCatalog.Column col : captured) {
+            if (col.type().kind() == SqlType.Kind.SQL_VARIANT) {
+                // the base types of the captured sql_variant values travel with them (SQL_VARIANT_PROPERTY on _CT)
+                ddl.append(", ").append(Names.quote(TableDdl.variantTypeColumn(col.name()))).append(" VARCHAR(128) "
+                    + "INVISIBLE");
+            }
         }
         Commands.ddl(c, ddl.append(")").toString());
         Commands.ddl(c, "CREATE INDEX " + Names.quote(ci + "_CT_clustered_idx") + " ON " + ct.h2()
@@ -122,12 +134,15 @@ final class Cdc {
             st.setBytes(3, start);
             st.executeUpdate();
         }
-        try (PreparedStatement st = c.prepareStatement("INSERT INTO cdc.captured_columns VALUES (?, ?, ?, ?, ?, FALSE)")) {
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO cdc.captured_columns VALUES (?, ?, ?, ?, ?, ?)")) {
             for (TwinCatalog.Column col : captured) {
+                TwinCatalog.Column declared = s.declaredColumn(source.schema(), source.name(), col.name());
+                // a computed column is captured with its type and always NULL (SQL Server does not track it)
+                st.setBoolean(6, declared != null && declared.computed() != null);
                 st.setInt(1, TwinFunctions.objectIdOf(ct.schema(), ct.name()));
                 st.setString(2, col.name());
                 st.setInt(3, col.ordinal());
-                st.setString(4, col.type().kind().sqlName());
+                st.setString(4, col.type().kind().sqlName());  // timestamp for a rowversion, as captured_columns says
                 st.setInt(5, col.ordinal());
                 st.addBatch();
             }

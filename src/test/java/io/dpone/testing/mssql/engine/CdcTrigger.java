@@ -24,7 +24,9 @@ public final class CdcTrigger implements Trigger {
     private List<Instance> instances = List.of();
     private int[] key = new int[0];
 
-    private record Instance(String changeTable, String insert, int[] positions) {
+    /** @param computed per captured column: a computed column, captured as NULL and never marked changed */
+    /** @param companions source row positions of the captured sql_variant columns' base types (after the rest) */
+    private record Instance(String changeTable, String insert, int[] positions, boolean[] computed, int[] companions) {
     }
 
     @Override
@@ -91,9 +93,12 @@ public final class CdcTrigger implements Trigger {
                 st.setInt(3, (int) image[0]);
                 st.setBytes(4, mask != null ? mask : allColumns(i.positions.length));
                 for (int c = 0; c < i.positions.length; c++) {
-                    st.setObject(5 + c, row[i.positions[c]]);
+                    st.setObject(5 + c, i.computed[c] ? null : row[i.positions[c]]);
                 }
                 st.setInt(5 + i.positions.length, command);
+                for (int k = 0; k < i.companions.length; k++) {
+                    st.setObject(6 + i.positions.length + k, row[i.companions[k]]);
+                }
                 st.addBatch();
             }
             st.executeBatch();
@@ -120,7 +125,7 @@ public final class CdcTrigger implements Trigger {
     private static byte[] changedMask(Instance i, Object[] before, Object[] after) {
         boolean[] changed = new boolean[i.positions.length];
         for (int c = 0; c < changed.length; c++) {
-            changed[c] = !Objects.deepEquals(before[i.positions[c]], after[i.positions[c]]);
+            changed[c] = !i.computed[c] && !Objects.deepEquals(before[i.positions[c]], after[i.positions[c]]);
         }
         return mask(changed.length, changed);
     }
@@ -135,7 +140,7 @@ public final class CdcTrigger implements Trigger {
         key = Metadata.primaryKey(conn, schema, table).keySet().stream()
             .mapToInt(k -> columns.indexOf(k.toLowerCase(java.util.Locale.ROOT))).toArray();
         List<Instance> found = new ArrayList<>();
-        try (PreparedStatement st = conn.prepareStatement("SELECT i.capture_instance, c.column_name FROM "
+        try (PreparedStatement st = conn.prepareStatement("SELECT i.capture_instance, c.column_name, c.is_computed FROM "
             + "twin_catalog.cdc_instances i JOIN cdc.captured_columns c ON c.object_id = twin_object_id('cdc', "
             + "i.capture_instance || '_CT') WHERE i.source_schema = ? AND i.source_table = ? "
             + "ORDER BY i.capture_instance, c.column_ordinal")) {
@@ -143,18 +148,21 @@ public final class CdcTrigger implements Trigger {
             st.setString(2, table);
             String ci = null;
             List<String> names = new ArrayList<>();
+            List<Boolean> computed = new ArrayList<>();
             try (ResultSet rs = st.executeQuery()) {
                 while (true) {
                     boolean more = rs.next();
                     if (ci != null && (!more || !ci.equals(rs.getString(1)))) {
-                        found.add(instance(ci, names, columns));
+                        found.add(instance(ci, names, columns, computed));
                         names = new ArrayList<>();
+                        computed = new ArrayList<>();
                     }
                     if (!more) {
                         break;
                     }
                     ci = rs.getString(1);
                     names.add(rs.getString(2));
+                    computed.add(rs.getBoolean(3));
                 }
             }
         }
@@ -162,7 +170,7 @@ public final class CdcTrigger implements Trigger {
         loadedAt = version;
     }
 
-    private static Instance instance(String ci, List<String> names, List<String> columns) {
+    private static Instance instance(String ci, List<String> names, List<String> columns, List<Boolean> computed) {
         String changeTable = new Names.Table("cdc", ci + "_CT").h2();
         StringBuilder sql = new StringBuilder("INSERT INTO " + changeTable + " (\"__$start_lsn\", \"__$seqval\", "
             + "\"__$operation\", \"__$update_mask\"");
@@ -171,7 +179,23 @@ public final class CdcTrigger implements Trigger {
             sql.append(", ").append(Names.quote(names.get(c)));
             positions[c] = columns.indexOf(names.get(c).toLowerCase(java.util.Locale.ROOT));
         }
-        sql.append(", \"__$command_id\") VALUES (?, ?, ?, ?").append(", ?".repeat(names.size())).append(", ?)");
-        return new Instance(changeTable, sql.toString(), positions);
+        sql.append(", \"__$command_id\"");
+        List<Integer> companions = new ArrayList<>();
+        for (String name : names) {
+            String companion = TableDdl.variantTypeColumn(name);
+            int at = columns.indexOf(companion.toLowerCase(java.util.Locale.ROOT));
+            if (at >= 0) {
+                sql.append(", ").append(Names.quote(companion));
+                companions.add(at);
+            }
+        }
+        sql.append(") VALUES (?, ?, ?, ?").append(", ?".repeat(names.size())).append(", ?")
+            .append(", ?".repeat(companions.size())).append(')');
+        boolean[] isComputed = new boolean[computed.size()];
+        for (int c = 0; c < isComputed.length; c++) {
+            isComputed[c] = computed.get(c);
+        }
+        return new Instance(changeTable, sql.toString(), positions, isComputed,
+            companions.stream().mapToInt(Integer::intValue).toArray());
     }
 }

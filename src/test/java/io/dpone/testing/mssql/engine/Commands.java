@@ -30,6 +30,8 @@ final class Commands {
     private static final Pattern USE = Pattern.compile("(?is)\\s*USE\\s+(" + SqlText.NAME + ")\\s*");
     private static final Pattern CREATE_DB = Pattern.compile("(?is)\\s*CREATE\\s+DATABASE\\s+(" + SqlText.NAME + ")\\s*");
     private static final Pattern CREATE_TABLE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s.*");
+    private static final Pattern CREATE_TYPE = Pattern.compile("(?is)\\s*CREATE\\s+TYPE\\s+(" + SqlText.NAME
+        + ")\\s+FROM\\s+(.+?)(\\s+NOT\\s+NULL|\\s+NULL)?\\s*");
     private static final Pattern DROP_TABLE = Pattern.compile("(?is)\\s*DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?(.+?)\\s*");
     private static final Pattern ALTER_ADD = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(" + SqlText.NAME + ")\\s+ADD\\s+(.+)");
     private static final Pattern ALTER_DROP_COLUMN = Pattern.compile(
@@ -82,6 +84,13 @@ final class Commands {
         } else if ((m = EngineSession.match(CREATE_DB, sql)) != null) {
             s.backend.create(Names.parts(sql.substring(m.start(1), m.end(1))).get(0));
             out.done(-1);
+        } else if ((m = EngineSession.match(CREATE_TYPE, sql)) != null) {
+            Names.Table name = Names.table(sql.substring(m.start(1), m.end(1)));
+            String base = sql.substring(m.start(2), m.end(2));
+            boolean notNull = m.group(3) != null && m.group(3).trim().toUpperCase(Locale.ROOT).startsWith("NOT");
+            s.statement(() -> TwinCatalog.createAlias(s.h2, new TwinCatalog.Alias(name.schema(), name.name(),
+                SqlType.parse(base.replace("[", "").replace("]", "")), notNull)));
+            out.done(-1);
         } else if (EngineSession.match(CREATE_TABLE, sql) != null) {
             s.statement(sql, () -> createTable(s, sql));
             out.done(-1);
@@ -95,6 +104,9 @@ final class Commands {
             String column = Names.parts(sql.substring(m.start(2), m.end(2))).get(0);
             s.statement(() -> {
                 ddl(s.h2, "ALTER TABLE " + t.h2() + " DROP COLUMN " + Names.quote(column));
+                // a sql_variant's invisible companion goes with it
+                ddl(s.h2, "ALTER TABLE " + t.h2() + " DROP COLUMN IF EXISTS "
+                    + Names.quote(TableDdl.variantTypeColumn(column)));
                 TwinCatalog.drop(s.h2, t, column);
             });
             out.done(-1);
@@ -125,7 +137,7 @@ final class Commands {
             out.done(-1);
         } else {
             s.statement(sql, () -> {
-                Translation.Translated t = Translation.translate(s, sql);
+                Translation.Translated t = Translation.translate(s, Inserts.prepare(s, sql, values));
                 s.runH2(t.sql(), t.names(), values, out);
             });
         }
@@ -179,18 +191,72 @@ final class Commands {
 
     private static void createTable(EngineSession s, String sql) throws SQLException, SqlServerError {
         Names.Table t = TableDdl.createTarget(sql);
-        TableDdl.Definition d = TableDdl.create(sql);
+        TableDdl.Definition d = TableDdl.create(sql, declared -> TwinCatalog.alias(s.h2, declared));
         ddl(s.h2, "CREATE TABLE " + t.h2() + " (" + String.join(", ", d.h2Elements()) + ")");
         TwinCatalog.drop(s.h2, t, null);
         TwinCatalog.record(s.h2, t, d.columns());
+        computed(s, t, d.computed());
+        rowversion(s, t, d.columns());
     }
 
-    private static void addColumns(EngineSession s, Names.Table t, String defs) throws SQLException {
-        TableDdl.Definition d = TableDdl.elements(TableDdl.split(defs), TwinCatalog.nextOrdinal(s.h2, t));
+    private static void addColumns(EngineSession s, Names.Table t, String defs) throws SQLException, SqlServerError {
+        java.util.List<String> existing = Metadata.columnNames(s.h2, t.schema(), t.name());
+        TableDdl.Definition d = TableDdl.elements(TableDdl.split(defs), TwinCatalog.nextOrdinal(s.h2, t),
+            declared -> TwinCatalog.alias(s.h2, declared), existing.isEmpty() ? null : existing.get(existing.size() - 1));
         for (String e : d.h2Elements()) {
-            ddl(s.h2, "ALTER TABLE " + t.h2() + " ADD " + e);
+            ddl(s.h2, "ALTER TABLE " + t.h2() + " ADD (" + e + ")");
         }
         TwinCatalog.record(s.h2, t, d.columns());
+        computed(s, t, d.computed());
+        rowversion(s, t, d.columns());
+    }
+
+    /**
+     * Adds computed columns once the stored ones exist: H2 types the expression ({@code SELECT expr FROM t}), except
+     * that {@code UPPER/LOWER/LTRIM/RTRIM/TRIM(column)} keeps the column's declared type, as SQL Server types it
+     * (H2 would widen it to an unbounded varchar).
+     */
+    private static void computed(EngineSession s, Names.Table t, java.util.List<TableDdl.Computed> computed)
+        throws SQLException, SqlServerError {
+        if (computed.isEmpty()) {
+            return;
+        }
+        java.util.List<TwinCatalog.Column> recorded = new java.util.ArrayList<>();
+        for (TableDdl.Computed c : computed) {
+            String expr = Translation.translate(s, c.expression()).sql();
+            SqlType type;
+            Matcher same = SAME_TYPE.matcher(SqlText.mask(c.expression()));
+            TwinCatalog.Column argument = same.matches() ? TwinCatalog.columns(s.h2, t.schema(), t.name())
+                .get(Names.parts(c.expression().substring(same.start(1), same.end(1))).get(0)
+                    .toLowerCase(Locale.ROOT)) : null;
+            if (argument != null) {
+                type = argument.type();
+            } else {
+                try (var st = s.h2.prepareStatement("SELECT " + expr + " FROM " + t.h2() + " WHERE 1 = 0");
+                     var rs = st.executeQuery()) {
+                    type = H2Types.derived(rs.getMetaData(), 1);
+                }
+            }
+            ddl(s.h2, "ALTER TABLE " + t.h2() + " ADD COLUMN " + Names.quote(c.name()) + " " + H2Types.h2(type)
+                + " GENERATED ALWAYS AS (" + expr + ")" + (c.after() == null ? " FIRST"
+                : " AFTER " + Names.quote(c.after())));
+            recorded.add(new TwinCatalog.Column(c.name(), c.ordinal(), type, false, null, c.expression(), false));
+        }
+        TwinCatalog.record(s.h2, t, recorded);
+    }
+
+    private static final Pattern SAME_TYPE = Pattern.compile("(?is)\\s*(?:UPPER|LOWER|LTRIM|RTRIM|TRIM)\\s*\\(\\s*("
+        + SqlText.NAME + ")\\s*\\)\\s*");
+
+    /** A table with a rowversion or xml column gets the trigger that stamps / re-serialises it on every write. */
+    private static void rowversion(EngineSession s, Names.Table t, java.util.List<TwinCatalog.Column> columns)
+        throws SQLException {
+        if (columns.stream().anyMatch(c -> c.type().kind() == SqlType.Kind.ROWVERSION
+            || c.type().kind() == SqlType.Kind.XML)) {
+            ddl(s.h2, "CREATE TRIGGER IF NOT EXISTS " + Names.quote(t.schema()) + "."
+                + Names.quote("twin_before_write_" + t.name()) + " BEFORE INSERT, UPDATE ON " + t.h2()
+                + " FOR EACH ROW CALL \"" + BeforeWriteTrigger.class.getName() + "\"");
+        }
     }
 
     private static void dropTables(EngineSession s, String list, boolean ifExists) throws SQLException, SqlServerError {

@@ -24,6 +24,16 @@ final class DatabaseSetup {
                 + "table_name VARCHAR(128) NOT NULL, column_name VARCHAR(128) NOT NULL, ordinal INT NOT NULL, "
                 + "declared VARCHAR(200) NOT NULL, is_identity BOOLEAN NOT NULL, "
                 + "PRIMARY KEY (table_schema, table_name, column_name))");
+            // added for alias types, computed and sparse columns: a database of an older twin gains them here
+            st.execute("ALTER TABLE twin_catalog.columns ADD COLUMN IF NOT EXISTS user_type VARCHAR(128)");
+            st.execute("ALTER TABLE twin_catalog.columns ADD COLUMN IF NOT EXISTS computed VARCHAR(4000)");
+            st.execute("ALTER TABLE twin_catalog.columns ADD COLUMN IF NOT EXISTS is_sparse BOOLEAN DEFAULT FALSE "
+                + "NOT NULL");
+            st.execute("CREATE TABLE IF NOT EXISTS twin_catalog.types (type_schema VARCHAR(128) NOT NULL, type_name "
+                + "VARCHAR(128) NOT NULL, base VARCHAR(200) NOT NULL, not_null BOOLEAN NOT NULL, "
+                + "PRIMARY KEY (type_schema, type_name))");
+            // @@DBTS: a new SQL Server database answers 0x00000000000007D0; the first rowversion is the next value
+            st.execute("CREATE SEQUENCE IF NOT EXISTS twin_catalog.dbts_seq START WITH 2001");
             st.execute("CREATE TABLE IF NOT EXISTS twin_catalog.ct_database (retention_days INT, auto_cleanup BOOLEAN)");
             st.execute("CREATE TABLE IF NOT EXISTS twin_catalog.ct_tables (table_schema VARCHAR(128) NOT NULL, "
                 + "table_name VARCHAR(128) NOT NULL, log_table VARCHAR(128) NOT NULL, min_valid_version BIGINT, "
@@ -53,6 +63,11 @@ final class DatabaseSetup {
                 st.execute("CREATE ALIAS IF NOT EXISTS " + alias[0] + " FOR \"" + TwinFunctions.class.getName() + "."
                     + alias[1] + "\"");
             }
+            for (String[] alias : ClrTypes.ALIASES) {
+                st.execute("CREATE ALIAS IF NOT EXISTS " + alias[0] + " FOR \"" + ClrTypes.class.getName() + "."
+                    + alias[1] + "\"");
+            }
+            st.execute("CREATE ALIAS IF NOT EXISTS twin_dbts FOR \"" + TwinFunctions.class.getName() + ".dbts\"");
             // the same sys.fn_cdc_* functions the product's demo emulation binds, over the same cdc tables
             String fns = io.dpone.demo.DemoCdcFunctions.class.getName();
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
@@ -84,6 +99,6 @@ final class DatabaseSetup {
         st.execute("CREATE OR REPLACE VIEW sys.columns AS SELECT twin_object_id(TABLE_SCHEMA, TABLE_NAME) AS object_id,"
             + " COLUMN_NAME AS name, ORDINAL_POSITION AS column_id, IS_NULLABLE = 'YES' AS is_nullable, "
             + "IS_IDENTITY = 'YES' AS is_identity FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA NOT IN "
-            + "('INFORMATION_SCHEMA', 'twin_catalog')");
+            + "('INFORMATION_SCHEMA', 'twin_catalog') AND IS_VISIBLE");
     }
 }

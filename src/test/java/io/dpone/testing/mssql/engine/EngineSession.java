@@ -246,6 +246,18 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
         }
     }
 
+    /** The declared columns of a table (cached per catalogue version), empty for one the twin did not create. */
+    Map<String, TwinCatalog.Column> declaredColumns(String schema, String table) throws SQLException {
+        refreshCaches();
+        String key = (schema + "." + table).toLowerCase(Locale.ROOT);
+        Map<String, TwinCatalog.Column> cols = declared.get(key);
+        if (cols == null) {
+            cols = TwinCatalog.columns(h2, schema, table);
+            declared.put(key, cols);
+        }
+        return cols;
+    }
+
     TwinCatalog.Column declaredColumn(String schema, String table, String column) throws SQLException {
         refreshCaches();
         Map<String, TwinCatalog.Column> cols = aliases.get(table.toLowerCase(Locale.ROOT));
@@ -280,7 +292,7 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
         }
     }
 
-    private static final Pattern AT_AT = Pattern.compile("(?i)@@(TRANCOUNT|SPID|VERSION|ROWCOUNT|SERVERNAME)\\b");
+    private static final Pattern AT_AT = Pattern.compile("(?i)@@(TRANCOUNT|SPID|VERSION|ROWCOUNT|SERVERNAME|DBTS)\\b");
     private static final Pattern DB_NAME = Pattern.compile("(?i)\\bDB_NAME\\s*\\(\\s*\\)");
 
     /** Session values T-SQL reads as variables/functions, spliced as literals the twin itself wrote. */
@@ -290,6 +302,7 @@ final class EngineSession implements TwinSession, ResultWriter.Declared {
             case "SPID" -> "CAST(" + spid + " AS SMALLINT)";
             case "ROWCOUNT" -> String.valueOf(rowcount);
             case "SERVERNAME" -> "N'mssql-twin'";
+            case "DBTS" -> "CAST(twin_dbts() AS VARBINARY(8))";
             default -> "N" + Names.literal(VERSION);
         });
         return SqlText.replace(s, DB_NAME, m -> "N" + Names.literal(db.name));

@@ -44,12 +44,22 @@ final class H2Types {
             case UNIQUEIDENTIFIER -> "UUID";
             // a sql_variant holds its value's text; the twin does not keep the base type of each value
             case SQL_VARIANT -> "VARCHAR(8000)";
+            // filled by the engine (BeforeWriteTrigger); the default only satisfies NOT NULL before the trigger runs
+            case ROWVERSION -> "BINARY(8) DEFAULT X'0000000000000000'";
+            // the canonical path text (hierarchyid::Parse's form), checked on the way in
+            case HIERARCHYID -> "VARCHAR(4000)";
+            // the SRID (4 bytes, big-endian) then the OGC WKB as SQL Server's STAsBinary returns it (Spatial)
+            case GEOGRAPHY, GEOMETRY -> "VARBINARY";
         };
     }
 
     /** An extra column CHECK a type needs in H2 ({@code null} for none). */
     static String check(SqlType t, String quotedColumn) {
-        return t.kind() == SqlType.Kind.TINYINT ? quotedColumn + " BETWEEN 0 AND 255" : null;
+        return switch (t.kind()) {
+            case TINYINT -> quotedColumn + " BETWEEN 0 AND 255";
+            case HIERARCHYID -> "twin_hierarchyid_stored(" + quotedColumn + ")";
+            default -> null;
+        };
     }
 
     /** The SQL Server type of result column {@code i} from H2's own description of it. */

@@ -82,12 +82,17 @@ final class Metadata {
                     loaded = sch + "." + tab;
                 }
                 TwinCatalog.Column declared = s.declaredColumn(sch, tab, name);
-                SqlType type = types.get(name.toLowerCase(java.util.Locale.ROOT)).type();
+                TwinCatalog.Column visible = types.get(name.toLowerCase(java.util.Locale.ROOT));
+                if (visible == null) {
+                    continue; // an invisible companion (a sql_variant's base type): not a column of the table
+                }
+                SqlType type = visible.type();
                 boolean identity = declared != null ? declared.identity() : "YES".equals(rs.getString(7));
                 boolean nullable = "YES".equals(rs.getString(5));
                 String def = rs.getString(6);
-                rows.add(row(s.database(), sch, tab, name, rs.getInt(4), type, identity, nullable,
-                    def == null || identity ? null : "(" + def + ")"));
+                boolean computed = declared != null && declared.computed() != null;
+                rows.add(row(s.database(), sch, tab, name, visible.ordinal(), type, identity, nullable,
+                    def == null || identity || computed ? null : "(" + def + ")", declared));
             }
         }
         // ORDER BY TABLE_CAT, TABLE_SCHEM, TABLE_NAME, ORDINAL_POSITION in a case-insensitive collation
@@ -97,12 +102,27 @@ final class Metadata {
     }
 
     private static Object[] row(String db, String schema, String table, String column, int ordinal, SqlType type,
-                                boolean identity, boolean nullable, String def) {
+                                boolean identity, boolean nullable, String def, TwinCatalog.Column declared) {
         OdbcType o = OdbcType.of(type, identity);
-        return new Object[] {db, schema, table, column, o.dataType(), o.typeName(), o.precision(), o.length(),
+        String typeName = o.typeName();
+        if (declared != null && declared.userType() != null) {
+            // sp_columns names an alias type's column by the alias ("Name"), with the base type's codes and sizes
+            typeName = declared.userType() + (identity ? " identity" : "");
+        }
+        boolean computed = declared != null && declared.computed() != null;
+        boolean sparse = declared != null && declared.sparse();
+        String assembly = switch (type.kind()) {
+            case HIERARCHYID -> "Microsoft.SqlServer.Types.SqlHierarchyId";
+            case GEOGRAPHY -> "Microsoft.SqlServer.Types.SqlGeography";
+            case GEOMETRY -> "Microsoft.SqlServer.Types.SqlGeometry";
+            default -> null;
+        };
+        return new Object[] {db, schema, table, column, o.dataType(), typeName, o.precision(), o.length(),
             o.scale(), o.radix(), nullable ? 1 : 0, null, def, o.sqlDataType(), o.datetimeSub(), o.octets(), ordinal,
-            nullable ? "YES" : "NO", null, null, null, (short) o.ssDataType(), identity ? "YES" : "NO", "NO",
-            (short) 0, (short) 0, null, null, null, null, null, null};
+            nullable ? "YES" : "NO", null, null, null, (short) o.ssDataType(), identity ? "YES" : "NO",
+            computed ? "YES" : "NO", (short) (sparse ? 1 : 0), (short) 0, assembly == null ? null : db,
+            assembly == null ? null : "sys", assembly == null ? null : assembly + ", Microsoft.SqlServer.Types, "
+            + "Version=11.0.0.0, Culture=neutral, PublicKeyToken=89845dcd8080cc91", null, null, null};
     }
 
     /** sp_pkeys @table_name, @table_owner, @table_qualifier (names, not patterns). */

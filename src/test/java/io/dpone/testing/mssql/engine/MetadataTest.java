@@ -44,7 +44,8 @@ class MetadataTest extends TwinTestBase {
             case -9 -> -9;
             case -10 -> -16;
             case -154 -> 92;
-            case -152 -> 2009;
+            case -152 -> -16; // xml: SSType.XML's JDBC type, LONGNVARCHAR
+            case -151 -> -3; // CLR types: SSType.UDT's JDBC type, VARBINARY
             default -> odbc;
         };
     }

@@ -49,6 +49,11 @@ record OdbcType(int dataType, String typeName, Integer precision, Integer length
             case SMALLDATETIME -> new OdbcType(93, name, 16, 16, 0, null, 9, 3, null, 111);
             case UNIQUEIDENTIFIER -> new OdbcType(-11, name, 36, 16, null, null, -11, null, null, 0);
             case SQL_VARIANT -> new OdbcType(-150, name, 8000, 8000, 0, 10, -150, null, 8000, 0);
+            case ROWVERSION -> chars(-2, name, 8, 8, 45);
+            // SQL_SS_UDT; a live 2022 answers geometry with precision, length and octet length 0 and SS_DATA_TYPE 23
+            // (mssql-jdbc issue 2645); hierarchyid's 892 is sys.types.max_length (not compared with a server)
+            case HIERARCHYID -> chars(-151, name, 892, 892, 23);
+            case GEOGRAPHY, GEOMETRY -> chars(-151, name, 0, 0, 23);
         };
     }
 

@@ -37,6 +37,12 @@ final class ResultWriter {
             TwinCatalog.Column col = table == null || table.isEmpty() ? null
                 : declared.find(md.getSchemaName(i), table, md.getColumnName(i));
             SqlType type = col != null ? col.type() : H2Types.derived(md, i);
+            if (type.kind().isClr()) {
+                throw new SqlServerError(50000, 1, 16, "mssql-twin: column '" + label + "' is " + type.kind().sqlName()
+                    + "; the twin does not send SQL Server's CLR serialisation of it. Select it converted: "
+                    + (type.kind() == SqlType.Kind.HIERARCHYID ? "CAST([c] AS nvarchar(4000)) or [c].ToString()"
+                    : "[c].STAsBinary(), [c].AsBinaryZM(), [c].STAsText() and [c].STSrid") + ".");
+            }
             // SQL Server names a plain column reference as the table defines it
             String name = col != null && label.equalsIgnoreCase(col.name()) ? col.name() : label;
             types[i - 1] = type;

@@ -16,7 +16,15 @@ final class SqlErrors {
     static SqlServerError of(SQLException e, String sql) {
         String message = e.getMessage() == null ? "" : e.getMessage();
         String first = firstQuoted(message);
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof ClrTypes.Raised r) {
+                return r.error;
+            }
+        }
         return switch (e.getErrorCode()) {
+            case ErrorCode.GENERATED_COLUMN_CANNOT_BE_ASSIGNED_1 -> new SqlServerError(271, 1, 16, "The column \""
+                + lastPart(first) + "\" cannot be modified because it is either a computed column or is the result "
+                + "of a UNION operator.");
             case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1, ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2,
                 ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1, ErrorCode.SCHEMA_NOT_FOUND_1 ->
                 new SqlServerError(208, "Invalid object name '" + asWritten(sql, first) + "'.");

@@ -26,10 +26,19 @@ public record SqlType(Kind kind, int length, int precision, int scale, String co
     public enum Kind {
         TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, MONEY, SMALLMONEY, REAL, FLOAT,
         CHAR, VARCHAR, NCHAR, NVARCHAR, TEXT, NTEXT, BINARY, VARBINARY, IMAGE,
-        DATE, TIME, DATETIME2, DATETIMEOFFSET, DATETIME, SMALLDATETIME, UNIQUEIDENTIFIER, SQL_VARIANT, XML;
+        DATE, TIME, DATETIME2, DATETIMEOFFSET, DATETIME, SMALLDATETIME, UNIQUEIDENTIFIER, SQL_VARIANT, XML,
+        /** {@code rowversion}, which SQL Server names {@code timestamp} (a binary(8) the engine fills). */
+        ROWVERSION,
+        /** The system CLR types (sys.types: system_type_id 240). */
+        HIERARCHYID, GEOGRAPHY, GEOMETRY;
 
         public String sqlName() {
-            return name().toLowerCase(Locale.ROOT);
+            return this == ROWVERSION ? "timestamp" : name().toLowerCase(Locale.ROOT);
+        }
+
+        /** A system CLR type: the twin stores it in its own form and refuses to send it raw. */
+        public boolean isClr() {
+            return this == HIERARCHYID || this == GEOGRAPHY || this == GEOMETRY;
         }
 
         public boolean isCharacter() {
@@ -47,8 +56,8 @@ public record SqlType(Kind kind, int length, int precision, int scale, String co
             + "(?:\\s+COLLATE\\s+([A-Za-z0-9_]+))?\\s*", Pattern.CASE_INSENSITIVE);
 
     /**
-     * Parses a declared type. {@code sysname} is {@code nvarchar(128)}, {@code timestamp}/{@code rowversion}
-     * {@code binary(8)}; lengths, precisions and scales default as SQL Server defaults them.
+     * Parses a declared type. {@code sysname} is {@code nvarchar(128)}, {@code rowversion} is {@code timestamp}
+     * (length 8); lengths, precisions and scales default as SQL Server defaults them.
      *
      * @throws IllegalArgumentException for a type the twin does not know
      */
@@ -67,7 +76,7 @@ public record SqlType(Kind kind, int length, int precision, int scale, String co
                 return new SqlType(Kind.NVARCHAR, 128, 0, 0, collation(collation));
             case "timestamp":
             case "rowversion":
-                return new SqlType(Kind.BINARY, 8, 0, 0, null);
+                return new SqlType(Kind.ROWVERSION, 8, 0, 0, null);
             case "decimal":
             case "numeric":
                 return new SqlType(Kind.valueOf(name.toUpperCase(Locale.ROOT)), 0, first == null ? 18 : first,

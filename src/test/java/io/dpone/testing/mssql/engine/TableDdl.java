@@ -10,8 +10,12 @@ import java.util.regex.Pattern;
  * T-SQL table definitions ({@code CREATE TABLE}, {@code ALTER TABLE ... ADD}) translated to H2: each column's
  * declared {@link SqlType} (for the catalogue) and the H2 text that stores it. Understood per column: bracketed or
  * plain name, type with length / precision / {@code (max)} / {@code COLLATE}, {@code NULL}/{@code NOT NULL},
- * {@code IDENTITY[(seed, step)]}, {@code DEFAULT}, {@code [CONSTRAINT n] PRIMARY KEY [CLUSTERED]}, {@code UNIQUE};
+ * {@code IDENTITY[(seed, step)]}, {@code DEFAULT}, {@code [CONSTRAINT n] PRIMARY KEY [CLUSTERED]}, {@code UNIQUE},
+ * {@code SPARSE}, an alias type ({@code dbo.Name}, resolved to its base type), a computed column
+ * ({@code name AS (expr) [PERSISTED [NOT NULL]]}, typed once the stored columns exist: {@link Computed});
  * per table: {@code [CONSTRAINT n] PRIMARY KEY|UNIQUE [CLUSTERED|NONCLUSTERED] (cols [ASC|DESC])}.
+ * A {@code sql_variant} column {@code c} gets an invisible companion {@code c__twin_basetype} holding the base
+ * type of its value ({@link Variants}).
  */
 final class TableDdl {
     private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(" + SqlText.NAME
@@ -20,8 +24,27 @@ final class TableDdl {
         "(?is)\\s*(?:CONSTRAINT\\s+(" + SqlText.NAME + ")\\s+)?(PRIMARY\\s+KEY|UNIQUE)\\s*"
             + "(?:CLUSTERED|NONCLUSTERED)?\\s*\\((.*?)\\).*");
 
-    /** The translation of a definition: H2 column / constraint texts and the declared columns. */
-    record Definition(List<String> h2Elements, List<TwinCatalog.Column> columns) {
+    /** The translation of a definition: H2 column / constraint texts, the declared stored columns, the computed ones. */
+    record Definition(List<String> h2Elements, List<TwinCatalog.Column> columns, List<Computed> computed) {
+    }
+
+    /**
+     * A computed column: its expression as declared and the column it follows ({@code null}: the first), added once
+     * the stored columns exist so H2 can type the expression.
+     */
+    record Computed(String name, int ordinal, String expression, String after) {
+    }
+
+    /** Finds the alias type a declared type names, or null. */
+    interface Aliases {
+        TwinCatalog.Alias find(String declared) throws java.sql.SQLException;
+
+        Aliases NONE = declared -> null;
+    }
+
+    /** The invisible companion of a {@code sql_variant} column. */
+    static String variantTypeColumn(String column) {
+        return column + "__twin_basetype";
     }
 
     private TableDdl() {
@@ -33,9 +56,9 @@ final class TableDdl {
         return Names.table(sql.substring(m.start(1), m.end(1)));
     }
 
-    static Definition create(String sql) {
+    static Definition create(String sql, Aliases aliases) throws java.sql.SQLException {
         Matcher m = matcher(sql);
-        return elements(split(sql.substring(m.start(2), m.end(2))), 1);
+        return elements(split(sql.substring(m.start(2), m.end(2))), 1, aliases, null);
     }
 
     private static Matcher matcher(String sql) {
@@ -46,12 +69,31 @@ final class TableDdl {
         return m;
     }
 
-    /** Column definitions and table constraints, the columns numbered from {@code firstOrdinal}. */
-    static Definition elements(List<String> elements, int firstOrdinal) {
+    /**
+     * Column definitions and table constraints, the columns numbered from {@code firstOrdinal}; {@code lastColumn}
+     * is the table's last column before them (null for a new table).
+     */
+    static Definition elements(List<String> elements, int firstOrdinal, Aliases aliases, String lastColumn)
+        throws java.sql.SQLException {
         List<String> h2 = new ArrayList<>();
         List<TwinCatalog.Column> columns = new ArrayList<>();
+        List<Computed> computed = new ArrayList<>();
         int ordinal = firstOrdinal;
+        String previous = lastColumn;
         for (String e : elements) {
+            List<String> t = tokens(e);
+            if (t.size() >= 3 && t.get(1).equalsIgnoreCase("AS") && t.get(2).startsWith("(")) {
+                String name = Names.parts(t.get(0)).get(0);
+                for (int i = 3; i < t.size(); i++) {
+                    if (!t.get(i).toUpperCase(Locale.ROOT).matches("PERSISTED|NOT|NULL")) {
+                        throw new IllegalArgumentException("computed column option " + t.get(i));
+                    }
+                }
+                String expr = t.get(2);
+                computed.add(new Computed(name, ordinal++, expr.substring(1, expr.length() - 1).trim(), previous));
+                previous = name;
+                continue;
+            }
             Matcher key = TABLE_KEY.matcher(SqlText.mask(e));
             if (key.matches()) {
                 String name = key.group(1) == null ? "" : "CONSTRAINT " + Names.quote(Names.parts(
@@ -61,12 +103,13 @@ final class TableDdl {
             } else if (SqlText.mask(e).trim().toUpperCase(Locale.ROOT).matches("(CONSTRAINT|FOREIGN|CHECK)\\b.*")) {
                 h2.add(e);
             } else {
-                Column c = column(e, ordinal++);
+                Column c = column(e, ordinal++, aliases);
                 columns.add(c.declared);
                 h2.add(c.h2);
+                previous = c.declared.name();
             }
         }
-        return new Definition(h2, columns);
+        return new Definition(h2, columns, computed);
     }
 
     private static String keyColumns(String list) {
@@ -81,7 +124,7 @@ final class TableDdl {
     private record Column(TwinCatalog.Column declared, String h2) {
     }
 
-    private static Column column(String element, int ordinal) {
+    private static Column column(String element, int ordinal, Aliases aliases) throws java.sql.SQLException {
         List<String> t = tokens(element);
         if (t.size() < 2) {
             throw new IllegalArgumentException("column definition: " + element);
@@ -89,19 +132,34 @@ final class TableDdl {
         String name = Names.parts(t.get(0)).get(0);
         int i = 1;
         StringBuilder type = new StringBuilder(t.get(i++));
-        if (i < t.size() && t.get(i).startsWith("(")) {
+        // a schema-qualified alias type: [dbo].[Name] tokenises as "[dbo]", ".", "[Name]"
+        while (i < t.size() && (t.get(i).startsWith(".") || type.toString().endsWith("."))) {
+            type.append(t.get(i++));
+        }
+        TwinCatalog.Alias alias = null;
+        String typeText = type.toString();
+        if (typeText.contains(".") || !knownType(typeText)) {
+            alias = aliases.find(typeText);
+            if (alias == null) {
+                throw new IllegalArgumentException("not a SQL Server type the twin knows: " + typeText);
+            }
+        }
+        if (alias == null && i < t.size() && t.get(i).startsWith("(")) {
             type.append(t.get(i++));
         }
         if (i + 1 < t.size() && t.get(i).equalsIgnoreCase("COLLATE")) {
             type.append(" COLLATE ").append(t.get(i + 1));
             i += 2;
         }
-        SqlType declared = SqlType.parse(type.toString().replace("[", "").replace("]", ""));
+        SqlType declared = alias != null ? alias.base()
+            : SqlType.parse(type.toString().replace("[", "").replace("]", ""));
         String quoted = Names.quote(name);
         StringBuilder tail = new StringBuilder();
         String defaultExpr = null;
         String identity = null;
-        boolean notNull = false;
+        // an alias type's nullability is the column's unless it says otherwise; rowversion is NOT NULL by default
+        boolean notNull = alias != null ? alias.notNull() : declared.kind() == SqlType.Kind.ROWVERSION;
+        boolean sparse = false;
         while (i < t.size()) {
             String tok = t.get(i++).toUpperCase(Locale.ROOT);
             switch (tok) {
@@ -109,7 +167,9 @@ final class TableDdl {
                     i++; // NULL
                     notNull = true;
                 }
-                case "NULL", "CLUSTERED", "NONCLUSTERED", "ROWGUIDCOL", "SPARSE" -> {
+                case "NULL" -> notNull = false;
+                case "SPARSE" -> sparse = true;
+                case "CLUSTERED", "NONCLUSTERED", "ROWGUIDCOL" -> {
                 }
                 case "IDENTITY" -> {
                     long seed = 1;
@@ -143,7 +203,20 @@ final class TableDdl {
         String h2 = quoted + " " + H2Types.h2(declared) + (defaultExpr != null ? " DEFAULT " + defaultExpr : "")
             + (identity != null ? identity : "") + (notNull ? " NOT NULL" : "") + tail
             + (check != null ? " CHECK (" + check + ")" : "");
-        return new Column(new TwinCatalog.Column(name, ordinal, declared, identity != null), h2);
+        if (declared.kind() == SqlType.Kind.SQL_VARIANT) {
+            h2 += ", " + Names.quote(variantTypeColumn(name)) + " VARCHAR(128) INVISIBLE";
+        }
+        return new Column(new TwinCatalog.Column(name, ordinal, declared, identity != null,
+            alias != null ? alias.name() : null, null, sparse), h2);
+    }
+
+    private static boolean knownType(String text) {
+        try {
+            SqlType.parse(text.replace("[", "").replace("]", ""));
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Top-level comma-separated parts (commas inside parentheses, literals and brackets do not split). */

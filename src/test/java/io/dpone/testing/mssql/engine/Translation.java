@@ -10,8 +10,12 @@ import java.util.regex.Pattern;
  * {@code @@TRANCOUNT}, {@code @@SPID}, {@code @@VERSION}, {@code @@ROWCOUNT}, {@code DB_NAME()} to the session's
  * values; {@code x.rows} (a reserved word in H2, a column of {@code sys.partitions}) quoted;
  * {@code CURRENT_TIMESTAMP} to local time; {@code COUNT} to int and {@code COUNT_BIG} to H2's COUNT;
- * {@code sys.fn_cdc_get_min_lsn/max_lsn} cast to binary(10); {@code @name} parameters to {@code ?}, bound by name
- * in order of occurrence.
+ * {@code sys.fn_cdc_get_min_lsn/max_lsn} cast to binary(10); the CLR types' static calls
+ * ({@code hierarchyid::Parse/GetRoot}, {@code geography|geometry::STGeomFromWKB/STGeomFromText} and the
+ * {@code ST*FromWKB/Text} variants) and instance members ({@code x.ToString()}, {@code x.STAsBinary()},
+ * {@code x.AsBinaryZM()}, {@code x.STAsText()}, {@code x.STSrid}) to {@link ClrTypes}' functions;
+ * {@code SQL_VARIANT_PROPERTY(col, 'BaseType')} to the column's invisible companion ({@link Variants});
+ * {@code @name} parameters to {@code ?}, bound by name in order of occurrence.
  */
 final class Translation {
     /**
@@ -26,6 +30,15 @@ final class Translation {
     /** The LSN functions return binary(10) on SQL Server; an H2 alias returning byte[] would be varbinary(max). */
     private static final Pattern LSN_FUNCTION = Pattern.compile(
         "(?i)\\bsys\\s*\\.\\s*fn_cdc_get_(?:min|max)_lsn\\s*\\([^()]*\\)");
+
+    private static final Pattern STATIC_CALL = Pattern.compile(
+        "(?i)\\b(hierarchyid|geography|geometry)\\s*::\\s*(\\w+)\\s*\\(");
+    private static final Pattern GET_ROOT = Pattern.compile("(?i)\\bhierarchyid\\s*::\\s*GetRoot\\s*\\(\\s*\\)");
+    private static final Pattern METHOD = Pattern.compile("(?i)(" + SqlText.NAME
+        + ")\\s*\\.\\s*(ToString|STAsBinary|AsBinaryZM|STAsText|AsTextZM)\\s*\\(\\s*\\)");
+    private static final Pattern SRID = Pattern.compile("(?i)(" + SqlText.NAME + ")\\s*\\.\\s*STSrid\\b(?!\\s*\\()");
+    private static final Pattern VARIANT_PROPERTY = Pattern.compile("(?i)\\bSQL_VARIANT_PROPERTY\\s*\\(\\s*("
+        + SqlText.NAME + ")\\s*,\\s*N?('[^']*')\\s*\\)");
 
     record Translated(String sql, List<String> names) {
     }
@@ -55,6 +68,50 @@ final class Translation {
         return out.append(sql.substring(last)).toString();
     }
 
+    /** The CLR types' calls and members, and SQL_VARIANT_PROPERTY(.., 'BaseType'). */
+    static String clr(String sql) {
+        String t = SqlText.replace(sql, GET_ROOT, m -> "CAST('/' AS VARCHAR(4000))");
+        t = SqlText.replace(t, STATIC_CALL, m -> {
+            String type = m.group(1).toLowerCase(java.util.Locale.ROOT);
+            String method = m.group(2).toLowerCase(java.util.Locale.ROOT);
+            if (type.equals("hierarchyid")) {
+                return method.equals("parse") ? "twin_hierarchyid_parse(" : m.group();
+            }
+            if (method.matches("st(geom|point|line|poly|mpoint|mline|mpoly|geomcoll)fromwkb")) {
+                return "twin_" + type + "_from_wkb(";
+            }
+            if (method.matches("st(geom|point|line|poly|mpoint|mline|mpoly|geomcoll)fromtext")) {
+                return "twin_" + type + "_from_text(";
+            }
+            return m.group(); // not emulated: H2 reports the syntax
+        });
+        String methods = t;
+        t = SqlText.replace(t, METHOD, m -> {
+            String target = methods.substring(m.start(1), m.end(1));
+            return switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+                // nvarchar(4000) is hierarchyid's ToString(); a spatial instance's is nvarchar(max) on SQL Server
+                case "tostring" -> "CAST(twin_clr_to_string(" + target + ") AS NVARCHAR(4000))";
+                case "stastext", "astextzm" -> "twin_spatial_wkt(" + target + ")";
+                default -> "twin_spatial_wkb(" + target + ")";
+            };
+        });
+        String srid = t;
+        t = SqlText.replace(t, SRID, m -> "twin_spatial_srid(" + srid.substring(m.start(1), m.end(1)) + ")");
+        String variant = t;
+        return SqlText.replace(t, VARIANT_PROPERTY, m -> {
+            String property = variant.substring(m.start(2) + 1, m.end(2) - 1);
+            if (!property.equalsIgnoreCase("BaseType")) {
+                return variant.substring(m.start(), m.end()); // not emulated: H2 reports the unknown function
+            }
+            List<String> parts = Names.parts(variant.substring(m.start(1), m.end(1)));
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < parts.size() - 1; i++) {
+                out.append(Names.quote(parts.get(i))).append('.');
+            }
+            return out.append(Names.quote(TableDdl.variantTypeColumn(parts.get(parts.size() - 1)))).toString();
+        });
+    }
+
     static Translated translate(EngineSession s, String sql) throws SqlServerError {
         String t;
         try {
@@ -63,6 +120,7 @@ final class Translation {
             throw SqlErrors.of(e, sql);
         }
         t = s.sessionValues(t);
+        t = clr(t);
         t = SqlText.replace(t, ROWS, m -> "\"rows\"");
         t = SqlText.replace(t, NOW, m -> "CAST(LOCALTIMESTAMP AS TIMESTAMP(3))");
         String typed = t;

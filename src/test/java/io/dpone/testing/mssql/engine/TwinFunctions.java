@@ -107,6 +107,15 @@ public final class TwinFunctions {
         return OffsetDateTime.now();
     }
 
+    /** {@code @@DBTS}: the last rowversion value the database handed out ({@link BeforeWriteTrigger}). */
+    public static byte[] dbts(Connection c) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT BASE_VALUE FROM INFORMATION_SCHEMA.SEQUENCES WHERE "
+            + "SEQUENCE_SCHEMA = 'twin_catalog' AND SEQUENCE_NAME = 'dbts_seq'"); ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return BeforeWriteTrigger.bytes(rs.getLong(1) - 1);
+        }
+    }
+
     public static Long ctCurrentVersion(Connection c) throws SQLException {
         return ChangeTracking.currentVersion(c);
     }

@@ -26,8 +26,8 @@ final class Values {
             case DECIMAL, NUMERIC, MONEY, SMALLMONEY -> decimal(rs.getBigDecimal(i), type);
             case REAL -> rs.getObject(i, Float.class);
             case FLOAT -> rs.getObject(i, Double.class);
-            case CHAR, VARCHAR, NCHAR, NVARCHAR, TEXT, NTEXT, XML, SQL_VARIANT -> text(rs.getObject(i));
-            case BINARY, VARBINARY, IMAGE -> bytes(rs.getObject(i));
+            case CHAR, VARCHAR, NCHAR, NVARCHAR, TEXT, NTEXT, XML, SQL_VARIANT, HIERARCHYID -> text(rs.getObject(i));
+            case BINARY, VARBINARY, IMAGE, ROWVERSION, GEOGRAPHY, GEOMETRY -> bytes(rs.getObject(i));
             case DATE -> rs.getObject(i, LocalDate.class);
             case TIME -> rs.getObject(i, LocalTime.class);
             case DATETIME2, DATETIME, SMALLDATETIME -> rs.getObject(i, LocalDateTime.class);

@@ -83,8 +83,9 @@ final class ColumnEncoder {
                 w.u16(t.isMax() ? TdsTypes.MAX_LEN : t.length() * 2);
                 w.bytes(Collations.of(t.collation()).tds());
             }
-            case BINARY, VARBINARY -> {
-                w.u8(t.kind() == SqlType.Kind.BINARY ? TdsTypes.BIGBINARY : TdsTypes.BIGVARBIN);
+            case BINARY, VARBINARY, ROWVERSION -> {
+                // rowversion: BIGBINARY(8), told apart by COLMETADATA's UserType (ResponseStream)
+                w.u8(t.kind() == SqlType.Kind.VARBINARY ? TdsTypes.BIGVARBIN : TdsTypes.BIGBINARY);
                 w.u16(t.isMax() ? TdsTypes.MAX_LEN : t.length());
             }
             case TEXT, NTEXT, IMAGE -> {
@@ -105,6 +106,8 @@ final class ColumnEncoder {
                 w.u8(TdsTypes.XML);
                 w.u8(0); // no schema collection
             }
+            case HIERARCHYID, GEOGRAPHY, GEOMETRY -> throw new IllegalStateException("the twin does not send "
+                + t.kind().sqlName() + " values raw (the engine refuses such a select)");
         }
     }
 
@@ -226,9 +229,9 @@ final class ColumnEncoder {
                 }
                 sized(w, t, s.getBytes(StandardCharsets.UTF_16LE));
             }
-            case BINARY, VARBINARY -> {
+            case BINARY, VARBINARY, ROWVERSION -> {
                 byte[] b = (byte[]) v;
-                sized(w, t, t.kind() == SqlType.Kind.BINARY ? pad(b, t.length(), (byte) 0) : b);
+                sized(w, t, t.kind() != SqlType.Kind.VARBINARY ? pad(b, t.length(), (byte) 0) : b);
             }
             case TEXT, NTEXT, IMAGE -> {
                 byte[] b = t.kind() == SqlType.Kind.IMAGE ? (byte[]) v : t.kind() == SqlType.Kind.NTEXT
@@ -242,12 +245,14 @@ final class ColumnEncoder {
             }
             case XML -> plp(w, ((String) v).getBytes(StandardCharsets.UTF_16LE));
             case SQL_VARIANT -> variant(w, v);
+            case HIERARCHYID, GEOGRAPHY, GEOMETRY -> throw new IllegalStateException("the twin does not send "
+                + t.kind().sqlName() + " values raw");
         }
     }
 
     private static void writeNull(TdsWriter w, SqlType t) throws IOException {
         switch (t.kind()) {
-            case CHAR, VARCHAR, NCHAR, NVARCHAR, BINARY, VARBINARY -> {
+            case CHAR, VARCHAR, NCHAR, NVARCHAR, BINARY, VARBINARY, ROWVERSION -> {
                 if (t.isMax()) {
                     w.i64(TdsTypes.PLP_NULL);
                 } else {

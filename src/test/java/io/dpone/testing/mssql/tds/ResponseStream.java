@@ -48,7 +48,8 @@ final class ResponseStream implements Results {
         w.u8(Tokens.COLMETADATA);
         w.u16(cols.size());
         for (ResultColumn c : cols) {
-            w.i32(0); // user type
+            // user type: SQL Server marks a timestamp (rowversion) column with 0x0050; mssql-jdbc reads it as timestamp
+            w.i32(c.type().kind() == io.dpone.testing.mssql.engine.SqlType.Kind.ROWVERSION ? 0x0050 : 0);
             w.u16((c.nullable() ? 0x01 : 0) | 0x08); // fNullable, fUpdateable unknown
             ColumnEncoder.typeInfo(w, c.type(), c.nullable(), null);
             w.bVarchar(c.name());
