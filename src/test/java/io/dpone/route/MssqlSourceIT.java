@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * _PASSWORD_ENV}, or a Testcontainers SQL Server where Docker runs; skipped otherwise): the contract the twin passes,
  * on a server. Its own database, {@code dpone_source_it}.
  */
-class MssqlSourceIT extends MssqlSourceContract {
+class MssqlSourceIT extends RealSchemaContract {
     static final String DB = "dpone_source_it";
 
     @TempDir

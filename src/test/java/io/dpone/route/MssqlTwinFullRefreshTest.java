@@ -6,11 +6,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link MssqlSourceContract} against the SQL Server twin (its own process, the real mssql-jdbc). The object-storage
+ * {@link MssqlSourceContract} and {@link RealSchemaContract} against the SQL Server twin (its own process, the real mssql-jdbc). The object-storage
  * routes read the source the same way and run in the certification through the twin
  * ({@code MssqlTwinCertificationTest}). A twin run, not a server run (docs/testing.md).
  */
-class MssqlTwinFullRefreshTest extends MssqlSourceContract {
+class MssqlTwinFullRefreshTest extends RealSchemaContract {
     private MssqlTwinProcess twin;
 
     @TempDir

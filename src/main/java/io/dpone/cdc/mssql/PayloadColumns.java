@@ -42,6 +42,11 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
             return new Column(other, type, jdbcType, size, nullable, readSql);
         }
 
+        /** The same column read as {@code other} (the source table's type where the change table's differs). */
+        Column typed(ColumnType other) {
+            return new Column(name, other, jdbcType, size, nullable, readSql);
+        }
+
         /** The same column with the source table's nullability. */
         Column nullable(boolean sourceNullable) {
             return new Column(name, type, jdbcType, size, sourceNullable, readSql);

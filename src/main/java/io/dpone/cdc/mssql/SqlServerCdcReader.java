@@ -232,7 +232,13 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             String key = stream.uniqueKeys().stream().filter(k -> k.equalsIgnoreCase(c.name())).findFirst()
                 .orElse(c.name());
             boolean nullable = source.column(c.name()).map(PayloadColumns.Column::nullable).orElse(true);
-            named.add(c.named(key).nullable(nullable));
+            PayloadColumns.Column column = c.named(key).nullable(nullable);
+            // a rowversion is binary(8) in the change table (as SQL Server documents): the source table's type holds
+            if (source.column(c.name()).filter(s -> s.type() instanceof io.dpone.source.types.RowVersionType)
+                .isPresent()) {
+                column = column.typed(new io.dpone.source.types.RowVersionType());
+            }
+            named.add(column);
         }
         batchColumns = named.stream().map(PayloadColumns.Column::sourceColumn).toList();
         columns = new PayloadColumns(named, found.primaryKey());
