@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code <!-- doc-test: ... -->} marker on the line right before its fence, if any (docs/testing.md, "The docs run as
  * written"). Attributes of a marker: {@code skip reason="..."} (not run here; the reason is required),
  * {@code expect-exit=N} (the documented outcome is a failure with exit N), {@code expect-output="..."} (the text the
- * doc says the block prints, in its stdout or stderr), {@code background ready="..."} (a server the doc starts in the
+ * doc says the block prints, in its stdout or stderr; single quotes when the text holds double ones), {@code background ready="..."} (a server the doc starts in the
  * foreground: started in the background, ready when a line of its output contains the text) and {@code port=N}
  * (the documented port N is replaced by a free one in this and every later block of the file, so a busy port on the
  * machine does not fail the doc). A server started in the background serves the following blocks that carry its
@@ -28,7 +28,7 @@ record DocBlock(Path file, int line, String lang, String body, Map<String, Strin
         "ready", "port");
     private static final Pattern FENCE = Pattern.compile("^(\\s*)```\\s*([A-Za-z0-9_-]*)\\s*$");
     private static final Pattern MARKER = Pattern.compile("^\\s*<!--\\s*doc-test:(.*)-->\\s*$");
-    private static final Pattern ATTRIBUTE = Pattern.compile("\\s*([a-z-]+)(?:=(?:\"([^\"]*)\"|(\\S+)))?");
+    private static final Pattern ATTRIBUTE = Pattern.compile("\\s*([a-z-]+)(?:=(?:\"([^\"]*)\"|'([^']*)'|(\\S+)))?");
 
     boolean skipped() {
         return marker.containsKey("skip");
@@ -89,7 +89,8 @@ record DocBlock(Path file, int line, String lang, String body, Map<String, Strin
             if (!ATTRIBUTES.contains(key)) {
                 return "unknown doc-test attribute '" + key + "'";
             }
-            into.put(key, a.group(2) != null ? a.group(2) : a.group(3) != null ? a.group(3) : "");
+            into.put(key, a.group(2) != null ? a.group(2) : a.group(3) != null ? a.group(3)
+                : a.group(4) != null ? a.group(4) : "");
             at = a.end();
         }
         if (!text.substring(at).isBlank()) {

@@ -53,8 +53,8 @@ class DocBlocksTest {
         try (Stream<Path> s = Files.list(Path.of("docs"))) {
             s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
         }
-        try (Stream<Path> s = Files.list(Path.of("examples"))) {
-            s.map(p -> p.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(files::add);
+        try (Stream<Path> s = Files.walk(Path.of("examples"))) {
+            s.filter(p -> p.getFileName().toString().equals("README.md")).sorted().forEach(files::add);
         }
         return files;
     }
@@ -101,6 +101,9 @@ class DocBlocksTest {
         Map<String, String> ok = new LinkedHashMap<>();
         assertEquals(null, DocBlock.attributes(" skip reason=\"needs Docker\" ", ok));
         assertEquals("needs Docker", ok.get("reason"));
+        Map<String, String> quoted = new LinkedHashMap<>();
+        assertEquals(null, DocBlock.attributes(" expect-output='\"a\" : 1' port=80 ", quoted));
+        assertEquals(Map.of("expect-output", "\"a\" : 1", "port", "80"), quoted);
     }
 
     @BeforeAll
