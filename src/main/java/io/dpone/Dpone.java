@@ -9,6 +9,7 @@ import io.dpone.manifest.ManifestLoader;
 import io.dpone.route.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
+import io.dpone.route.RunRecords;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,7 +18,8 @@ import java.util.Map;
 
 /**
  * The public Java API. {@code Dpone.run(manifest, runId)} goes through the same admission, route, gates and
- * report as {@code dpone run}: it starts the camel-main context, runs, and stops it.
+ * report as {@code dpone run}: it starts the camel-main context, runs, and stops it, and records the run for
+ * {@code dpone runs} in the state directory ({@code <workDir>/runs/records}, by default under {@code $DPONE_HOME}).
  */
 public final class Dpone {
     private Dpone() {
@@ -43,12 +45,17 @@ public final class Dpone {
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }
+        RunReport report;
         try (DponeCamel camel = DponeCamel.start(null, false)) {
-            return io.dpone.cdc.handover.SnapshotHandOver.run(new FullRefreshRunner(camel, context, workDir), m, runId,
-                progress);
+            report = io.dpone.cdc.handover.SnapshotHandOver.run(new FullRefreshRunner(camel, context, workDir), m,
+                runId, progress);
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }
+        // next to the run's evidence journal, for dpone runs (a record that cannot be written never fails the run)
+        RunRecords.record(workDir, report, "Dpone.run(manifest, \"" + runId + "\") with the same manifest and run id",
+            "the Java API (io.dpone.Dpone.run)");
+        return report;
     }
 
     private static RunReport failed(String runId, List<Blocker> blockers, Instant started) {

@@ -69,7 +69,7 @@ public final class CleanupCommand implements Callable<Integer> {
         Path home = EmbeddedDefaults.home();
         Instant cutoff = Instant.now().minus(window);
         Map<String, Map<String, Object>> records = new LinkedHashMap<>();
-        for (Map<String, Object> r : RunRecords.all(home)) {
+        for (Map<String, Object> r : io.dpone.route.RunRecords.all(home)) {
             if (r.get("run_id") instanceof String id) {
                 records.putIfAbsent(RunPlan.keyOf(id), r);
             }

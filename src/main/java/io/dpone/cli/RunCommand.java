@@ -62,10 +62,15 @@ public final class RunCommand implements Callable<Integer> {
         return Output.emit(report.passed(), report, text(report), format);
     }
 
-    /** Leaves the run's record for {@code dpone runs}; a record that cannot be written never fails the run. */
+    /**
+     * Leaves the run's record for {@code dpone runs} with the CLI's own resume command and, for a stop, the
+     * interrupted report ({@code Dpone.run} recorded the run already; this refines it); a record that cannot be
+     * written never fails the run.
+     */
     private void record(String status, RunReport report) {
         try {
-            RunRecords.save(io.dpone.connect.EmbeddedDefaults.home(), status, report, resumeCommand());
+            io.dpone.route.RunRecords.save(io.dpone.connect.EmbeddedDefaults.home(), status, report, resumeCommand(),
+                "dpone run");
         } catch (RuntimeException e) {
             org.slf4j.LoggerFactory.getLogger(RunCommand.class).debug("run record not written", e);
         }

@@ -38,7 +38,7 @@ public final class RunsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<Map<String, Object>> runs = RunRecords.all(EmbeddedDefaults.home());
+            List<Map<String, Object>> runs = io.dpone.route.RunRecords.all(EmbeddedDefaults.home());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("schema", LIST_SCHEMA);
             doc.put("runs", runs);
@@ -77,7 +77,7 @@ public final class RunsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<Map<String, Object>> runs = RunRecords.all(EmbeddedDefaults.home()).stream()
+            List<Map<String, Object>> runs = io.dpone.route.RunRecords.all(EmbeddedDefaults.home()).stream()
                 .filter(r -> runId.equals(r.get("run_id"))).toList();
             if (runs.isEmpty()) {
                 Blocker b = Blocker.of(BlockerCode.RUN_UNKNOWN, "RUN_ID", "no run '" + runId + "' is recorded under "

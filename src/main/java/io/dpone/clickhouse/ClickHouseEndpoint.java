@@ -17,6 +17,17 @@ public interface ClickHouseEndpoint extends AutoCloseable {
     List<List<String>> query(String sql);
 
     /**
+     * Runs a statement a user typed that {@link ReadOnlySql} let through: the column names first, then the rows
+     * (each value its text form, SQL NULL {@code null}). A server endpoint runs it with ClickHouse's
+     * {@code readonly=1}, so the server itself refuses any write; the embedded engine is one session shared by the
+     * process, whose settings a query cannot change without changing them for every other user, so there
+     * {@link ReadOnlySql} is the guard.
+     */
+    default List<List<String>> queryReadOnly(String sql) {
+        throw new UnsupportedOperationException(kind() + " endpoint runs no user query");
+    }
+
+    /**
      * Loads one spooled chunk file. The statement run is
      * {@code INSERT INTO table (columns) SELECT selectList FROM <chunk as format with structure>}: the embedded
      * engine reads the file with {@code file()}, a server receives its bytes through {@code input()}.

@@ -94,6 +94,11 @@ public final class EmbeddedClickHouseEndpoint implements ClickHouseEndpoint {
     }
 
     @Override
+    public List<List<String>> queryReadOnly(String sql) {
+        return CompactRows.parse(run(ReadOnlySql.statement(sql), "JSONCompactEachRowWithNames"));
+    }
+
+    @Override
     public void insertFile(InsertFile insert) {
         String sql = "INSERT INTO " + insert.table() + " (" + insert.columns() + ") SELECT " + insert.selectList()
             + " FROM file(" + ClickHouseSql.literal(insert.file().toAbsolutePath().toString()) + ", "

@@ -163,6 +163,16 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         });
     }
 
+    @Override
+    public List<List<String>> queryReadOnly(String sql) {
+        QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRowWithNames);
+        settings.serverSetting("readonly", "1");
+        String statement = ReadOnlySql.statement(sql);
+        return bounded(c -> {
+            return read(c, call(() -> c.query(statement, settings)), CompactRows::parse);
+        });
+    }
+
     /**
      * Streams the chunk file as the request body of
      * {@code INSERT INTO table (columns) SELECT selectList FROM input(structure) [SETTINGS ...] FORMAT format}.

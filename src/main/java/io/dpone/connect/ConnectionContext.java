@@ -164,7 +164,24 @@ public final class ConnectionContext {
         if (blockers.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new ContextEntry(alias, type, node.path("url").asText(null), node.path("user").asText(null),
+        String url = node.path("url").asText(null);
+        String user = node.path("user").asText(null);
+        if (embedded && (url == null || url.isBlank())) {
+            // {type: ..., embedded: true} is the embedded default's engine of that type under $DPONE_HOME, so a
+            // context keeps mssql_demo and clickhouse_default with one line each (docs/connections.md)
+            ContextEntry builtIn = EmbeddedDefaults.context().entry(switch (type) {
+                case MSSQL -> EmbeddedDefaults.SOURCE_ALIAS;
+                case CLICKHOUSE -> EmbeddedDefaults.CLICKHOUSE_ALIAS;
+                case S3 -> EmbeddedDefaults.S3_ALIAS;
+            }).orElseThrow();
+            if (type == ConnectionType.MSSQL) {
+                url = builtIn.url();
+                user = user == null ? builtIn.user() : user;
+                embedded = builtIn.embedded(); // the demo source is an H2 URL like any other to the source side
+            }
+            builtIn.options().forEach(options::putIfAbsent);
+        }
+        return Optional.of(new ContextEntry(alias, type, url, user,
             node.path("password_env").asText(null), node.path("password_file").asText(null), embedded, options));
     }
 

@@ -29,6 +29,9 @@ public enum BlockerCode {
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_UNKNOWN("run.run_unknown"),
+    // dpone sql
+    SQL_NOT_READ_ONLY("sql.not_read_only"),
+    SQL_QUERY_FAILED("sql.query_failed"),
     RUN_ROUTE_UNAVAILABLE("run.route_unavailable"),
     RUN_GATES_MISSING("run.gates_missing"),
     RUN_NOT_PUBLISHED("run.not_published"),

@@ -121,6 +121,10 @@ public final class BatchJob implements Processor {
             if (!interrupted) {
                 state.finish(job.name());
             }
+            // for dpone runs, next to the run's evidence journal in the state directory
+            io.dpone.route.RunRecords.record(runner.workDir(), r.passed() ? "passed" : interrupted ? "interrupted"
+                : "failed", r, interrupted ? "the next start of dpone serve resumes it (job " + job.name() + ")"
+                : "job " + job.name() + "'s next scheduled run in dpone serve", "dpone serve (job " + job.name() + ")");
             stats.record(r);
             if (r.routeId() != null) {
                 routeStats.apply(r.routeId()).record(r);

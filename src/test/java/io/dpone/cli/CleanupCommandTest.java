@@ -52,9 +52,9 @@ class CleanupCommandTest {
             }
         }
         // the interrupted run's record, as dpone run leaves it
-        Path records = RunRecords.dir(EmbeddedDefaults.home());
+        Path records = io.dpone.route.RunRecords.dir(EmbeddedDefaults.home());
         Files.createDirectories(records);
-        Files.writeString(records.resolve(RunRecords.fileName("p", runId)), """
+        Files.writeString(records.resolve(io.dpone.route.RunRecords.fileName("p", runId)), """
             {"schema": "dpone.run_record.v1", "run_id": "%s", "pipeline": "p", "status": "interrupted",
              "resumable": true, "next": "resume: dpone run m.yaml --run-id %s", "finished_at": "%s"}
             """.formatted(runId, runId, Instant.now()));

@@ -59,6 +59,13 @@ final class TwinEngine implements AutoCloseable {
 
     /** Runs {@code sql} with the request's database and settings; the result in {@code format}. */
     ChdbConnection.Result run(TwinRequest request, String sql, String format) throws InterruptedException {
+        String readonly = request.settings().getOrDefault("readonly", "0");
+        if (!readonly.equals("0") && io.dpone.clickhouse.ReadOnlySql.refusal(sql).isPresent()) {
+            // readonly=1 as a server applies it: only reads run (the sessions here are pooled, so the setting itself
+            // is never SET on one: a session in readonly mode could not be reset for the next request)
+            throw new io.dpone.clickhouse.chdb.ChdbException(
+                "Code: 164. DB::Exception: Cannot execute query in readonly mode. (READONLY)");
+        }
         Session s = sessions.take();
         try {
             s.prepare(request);
@@ -110,14 +117,16 @@ final class TwinEngine implements AutoCloseable {
         }
 
         void prepare(TwinRequest request) {
+            java.util.Map<String, String> wanted = new java.util.HashMap<>(request.settings());
+            wanted.remove("readonly"); // checked in run(): never SET on a pooled session
             for (var it = settings.entrySet().iterator(); it.hasNext();) {
                 var e = it.next();
-                if (!request.settings().containsKey(e.getKey())) {
+                if (!wanted.containsKey(e.getKey())) {
                     connection.query("SET " + ClickHouseSql.id(e.getKey()) + " = DEFAULT", "TSV");
                     it.remove();
                 }
             }
-            request.settings().forEach((k, v) -> {
+            wanted.forEach((k, v) -> {
                 if (!v.equals(settings.get(k))) {
                     settings.remove(k);
                     connection.query("SET " + ClickHouseSql.id(k) + " = "

@@ -1,11 +1,10 @@
-package io.dpone.cli;
+package io.dpone.route;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.dpone.error.Blocker;
 import io.dpone.quality.GateResult;
 import io.dpone.report.AtomicFiles;
 import io.dpone.report.Json;
-import io.dpone.route.RunReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,25 +20,31 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * What {@code dpone run} leaves for {@code dpone runs}: one record per run id and pipeline in
- * {@code $DPONE_HOME/runs/records/} ({@value #SCHEMA}): status, tables, route, rows, gates, whether it can resume and
- * how, where its evidence lies. Runs published before records existed are listed from their evidence journals
- * ({@code $DPONE_HOME/runs/<key>.json}). Paths in a record are written relative to {@code $DPONE_HOME}, so the
- * redaction layer leaves them readable.
+ * What every full refresh leaves for {@code dpone runs} ({@code dpone run}, {@code Dpone.run} and the batch jobs of
+ * {@code dpone serve}): one record per run id and pipeline in {@code <state dir>/runs/records/} ({@value #SCHEMA}),
+ * next to the run's evidence journal: status, tables, route, rows, gates, whether it can resume and how, who ran it,
+ * where its evidence lies. {@code dpone runs} reads {@code $DPONE_HOME/runs} and serve's default state directory
+ * {@code $DPONE_HOME/serve/runs}. Runs published before records existed are listed from their evidence journals
+ * ({@code runs/<key>.json}). Paths in a record are written relative to {@code $DPONE_HOME}, so the redaction layer
+ * leaves them readable.
  */
-final class RunRecords {
-    static final String SCHEMA = "dpone.run_record.v1";
+public final class RunRecords {
+    /** Where {@code dpone runs} looks under {@code $DPONE_HOME}: the CLI's and the API's state, then serve's. */
+    static final List<String> STATE_DIRS = List.of("", "serve");
+    public static final String SCHEMA = "dpone.run_record.v1";
     static final String DIR = "records";
     private static final int MAX_FILES = 10_000;
 
     private RunRecords() {
     }
 
-    static Path dir(Path home) {
-        return home.resolve("runs").resolve(DIR);
+    /** The records directory of the state directory {@code stateDir}. */
+    public static Path dir(Path stateDir) {
+        return stateDir.resolve("runs").resolve(DIR);
     }
 
-    static String fileName(String pipeline, String runId) {
+    /** The record's file name for a run id of a pipeline. */
+    public static String fileName(String pipeline, String runId) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest((pipeline + "\n" + runId)
                 .getBytes(StandardCharsets.UTF_8));
@@ -49,8 +54,28 @@ final class RunRecords {
         }
     }
 
-    /** Records the final report of {@code dpone run}; a run refused before it started (no table) is not a run. */
-    static void save(Path home, String status, RunReport r, String resumeCommand) {
+    /**
+     * Records a run's final report in {@code stateDir}, never failing the run (a record that cannot be written is
+     * logged at debug); the status is {@code interrupted} when the process is stopping and the run did not pass.
+     * {@code resume} is how the run is resumed ("dpone run m.yaml --run-id x", "the next start of dpone serve ..."),
+     * {@code by} who ran it.
+     */
+    public static void record(Path stateDir, RunReport r, String resume, String by) {
+        record(stateDir, r.passed() ? "passed" : ProcessShutdown.inProgress() ? "interrupted" : "failed", r, resume,
+            by);
+    }
+
+    /** As {@link #record(Path, RunReport, String, String)}, with the status the caller established. */
+    public static void record(Path stateDir, String status, RunReport r, String resume, String by) {
+        try {
+            save(stateDir, status, r, resume, by);
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(RunRecords.class).debug("run record not written", e);
+        }
+    }
+
+    /** Records the final report with an explicit status; a run refused before it started (no table) is not a run. */
+    public static void save(Path stateDir, String status, RunReport r, String resumeCommand, String by) {
         if (r.sourceTable() == null || r.pipeline() == null) {
             return;
         }
@@ -59,6 +84,7 @@ final class RunRecords {
         record.put("run_id", r.runId());
         record.put("pipeline", r.pipeline());
         record.put("status", status);
+        record.put("by", by);
         record.put("source_table", r.sourceTable());
         record.put("target_table", r.targetTable());
         record.put("route_id", r.routeId());
@@ -80,27 +106,33 @@ final class RunRecords {
         });
         record.put("started_at", r.startedAt() == null ? null : r.startedAt().toString());
         record.put("finished_at", r.finishedAt() == null ? null : r.finishedAt().toString());
-        AtomicFiles.write(dir(home).resolve(fileName(r.pipeline(), r.runId())), io.dpone.report.ReportWriter.json(record));
+        AtomicFiles.write(dir(stateDir).resolve(fileName(r.pipeline(), r.runId())),
+            io.dpone.report.ReportWriter.json(record));
     }
 
-    /** Every recorded run, newest first, and the published runs only a journal tells of. */
-    static List<Map<String, Object>> all(Path home) {
+    /** Every recorded run under {@code home}, newest first, and the published runs only a journal tells of. */
+    public static List<Map<String, Object>> all(Path home) {
         List<Map<String, Object>> records = new ArrayList<>();
-        for (Path f : files(dir(home))) {
-            read(f).filter(m -> SCHEMA.equals(m.get("schema"))).ifPresent(records::add);
+        for (String state : STATE_DIRS) {
+            for (Path f : files(dir(home.resolve(state)))) {
+                read(f).filter(m -> SCHEMA.equals(m.get("schema"))).ifPresent(records::add);
+            }
         }
         Map<String, String> journals = new LinkedHashMap<>();
-        for (Path f : files(home.resolve("runs"))) {
-            read(f).ifPresent(j -> {
-                Object runId = j.get("run_id");
-                if (runId instanceof String id) {
-                    journals.put(id, "$DPONE_HOME/runs/" + f.getFileName());
-                    boolean recorded = records.stream().anyMatch(r -> id.equals(r.get("run_id")));
-                    if (!recorded) {
-                        records.add(fromJournal(id, j));
+        for (String state : STATE_DIRS) {
+            for (Path f : files(home.resolve(state).resolve("runs"))) {
+                read(f).ifPresent(j -> {
+                    Object runId = j.get("run_id");
+                    if (runId instanceof String id) {
+                        journals.put(id, "$DPONE_HOME/" + (state.isEmpty() ? "" : state + "/") + "runs/"
+                            + f.getFileName());
+                        boolean recorded = records.stream().anyMatch(r -> id.equals(r.get("run_id")));
+                        if (!recorded) {
+                            records.add(fromJournal(id, j));
+                        }
                     }
-                }
-            });
+                });
+            }
         }
         for (Map<String, Object> r : records) {
             Object id = r.get("run_id");
