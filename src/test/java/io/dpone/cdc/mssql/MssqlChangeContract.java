@@ -228,6 +228,70 @@ abstract class MssqlChangeContract {
             + ClickHouseSql.table(db, table + "_current") + " ORDER BY toInt64(order_id)");
     }
 
+    /**
+     * Issue 29 item 5: the real-schema types through a CDC tick land in the typed serving table as a full refresh
+     * lands them (the hierarchyid's path, the geography's WKB and SRID, time(7) ticks, the rowversion as the source
+     * table's UInt64 although the change table holds binary(8), the server's xml text).
+     */
+    @Test
+    void realSchemaTypesThroughACdcTickLandInTheTypedServingTable() throws Exception {
+        String db = TestEngines.newDatabase("twin_cdc_types");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("IF OBJECT_ID('dbo.typed', 'U') IS NOT NULL DROP TABLE dbo.typed");
+            st.execute("CREATE TABLE dbo.typed (order_id int NOT NULL PRIMARY KEY, node hierarchyid, "
+                + "shift time(7), rv rowversion, resume xml, location geography, valid_to datetime2(7))");
+            st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'typed', "
+                + "@role_name = NULL");
+            st.execute("INSERT INTO dbo.typed (order_id, node, shift, resume, location, valid_to) VALUES "
+                + "(1, hierarchyid::Parse('/1/'), '23:59:59.9999999', N'<r a=\"1\">x</r>', "
+                + "geography::STGeomFromText('POINT(-122.35 47.65)', 4326), '2299-12-31 23:59:59.9999999')");
+            st.execute("INSERT INTO dbo.typed (order_id, node, shift, resume, location, valid_to) VALUES "
+                + "(2, hierarchyid::GetRoot(), '00:00:00.0000001', NULL, NULL, NULL)");
+            st.execute("UPDATE dbo.typed SET node = hierarchyid::Parse('/1/3/'), shift = '12:00:00' WHERE order_id = 2");
+            st.execute("INSERT INTO dbo.typed (order_id, node) VALUES (-1, NULL)"); // the capture marker
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            while (true) {
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM cdc.[dbo_typed_CT] WHERE order_id = -1")) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        break;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the capture job did not record the marker within 120 s");
+                }
+                Thread.sleep(200); // polling a server's asynchronous capture job: there is nothing to wait on
+            }
+            tickUntilCaughtUp(options(SqlServerCdcReader.BACKEND, "typed", db, 25));
+            var r = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".typed_cdc",
+                db + ".typed_current", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted), null);
+            assertEquals(true, r.get("passed"), String.valueOf(r.get("blockers")));
+            List<List<String>> expected = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT order_id, CAST(node AS nvarchar(4000)), shift, rv, resume, "
+                + "location.AsBinaryZM(), location.STSrid, valid_to FROM dbo.typed ORDER BY order_id")) {
+                while (rs.next()) {
+                    java.time.LocalTime t = rs.getObject(3, java.time.LocalTime.class);
+                    byte[] wkb = rs.getBytes(6);
+                    java.time.LocalDateTime to = rs.getObject(8, java.time.LocalDateTime.class);
+                    expected.add(java.util.Arrays.asList(rs.getString(1), rs.getString(2) == null ? "\\N" : rs.getString(2),
+                        t == null ? "\\N" : t.format(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSS")),
+                        Long.toUnsignedString(java.nio.ByteBuffer.wrap(rs.getBytes(4)).getLong()),
+                        rs.getString(5) == null ? "\\N" : rs.getString(5),
+                        wkb == null ? "\\N" : java.util.HexFormat.of().withUpperCase().formatHex(wkb),
+                        rs.getString(7) == null ? "\\N" : rs.getString(7),
+                        to == null ? "\\N" : to.format(java.time.format.DateTimeFormatter.ofPattern(
+                            "yyyy-MM-dd HH:mm:ss.SSSSSSS"))));
+                }
+            }
+            assertEquals(expected, ch.query("SELECT toString(order_id), ifNull(node, '\\\\N'), "
+                + "ifNull(toString(shift), '\\\\N'), toString(rv), ifNull(resume, '\\\\N'), "
+                + "ifNull(hex(location), '\\\\N'), ifNull(toString(location__srid), '\\\\N'), "
+                + "ifNull(toString(valid_to), '\\\\N') FROM " + ClickHouseSql.table(db, "typed_current")
+                + " ORDER BY order_id"));
+        }
+    }
+
     @Test
     void cdcTicksThroughTheDriverMaterializeTheSourcesFinalState() throws Exception {
         String db = TestEngines.newDatabase("twin_cdc");
