@@ -58,7 +58,13 @@ public final class DponeCamel implements AutoCloseable {
             }
         });
         java.util.Map<String, Object> beans = new java.util.LinkedHashMap<>();
-        beans.put("prepareStaging", new PrepareStagingProcessor());
+        beans.put("openEngine", new OpenEngineProcessor());
+        beans.put("detectResume", new DetectResumeProcessor());
+        beans.put("openSource", new OpenSourceProcessor());
+        beans.put("prepareSink", new PrepareSinkProcessor());
+        beans.put("startEncoder", new StartEncoderProcessor());
+        beans.put("createStaging", new CreateStagingProcessor());
+        beans.put("stagingStats", new StagingStatsProcessor());
         beans.put("loadChunk", new LoadChunkProcessor());
         beans.put("qualityGates", new QualityGateProcessor());
         beans.put("restoreGates", new RestoreGatesProcessor());

@@ -15,19 +15,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The three streaming routes are one route template ({@code routes/streaming_load.yaml}) with the chunk format as its
- * parameter, and keep the route ids, step ids and JMX processor ids they had as three copied files: the ids below are
- * those of the copies.
+ * parameter, and keep the route ids, step ids and JMX processor ids they had as three copied files (the ids below are
+ * those of the copies, with the one prepare step since split into seven).
  */
 class StreamingRouteTemplateTest {
     private static final List<String> ROUTES = List.of("typed_raw_streaming", "typed_binary_streaming",
         "direct_push_columnar.chunked");
     /** Every node of the route, depth first, as the copied files named them. */
-    private static final List<String> STEPS = List.of("set_format", "prepare_staging", "published_before",
-        "resume_after_publish", "restore_gates", "load_and_publish", "chunks", "load_chunk", "quality_gates",
-        "publish", "drop_predecessor", "cleanup_audit");
+    private static final List<String> STEPS = List.of("set_format", "open_engine", "detect_resume",
+        "published_before", "resume_after_publish", "restore_gates", "load_and_publish", "open_source", "prepare_sink",
+        "start_encoder", "create_staging", "staging_stats", "chunks", "load_chunk", "quality_gates", "publish",
+        "drop_predecessor", "cleanup_audit");
     /** The processors JMX lists for the route (a choice's branches are not processors of their own). */
-    private static final List<String> JMX = List.of("chunks", "cleanup_audit", "drop_predecessor", "load_chunk",
-        "prepare_staging", "publish", "published_before", "quality_gates", "restore_gates", "set_format");
+    private static final List<String> JMX = List.of("chunks", "cleanup_audit", "create_staging", "detect_resume",
+        "drop_predecessor", "load_chunk", "open_engine", "open_source", "prepare_sink", "publish", "published_before",
+        "quality_gates", "restore_gates", "set_format", "staging_stats", "start_encoder");
 
     @Test
     void theThreeRoutesKeepTheirIdsStepIdsAndFormat() throws Exception {
@@ -65,7 +67,7 @@ class StreamingRouteTemplateTest {
             for (String route : ROUTES) {
                 org.apache.camel.Exchange e = new org.apache.camel.support.DefaultExchange(camel.context());
                 camel.context().getProcessor(route + ".set_format").process(e);
-                formats.add(e.getProperty(PrepareStagingProcessor.FORMAT, String.class));
+                formats.add(e.getProperty(RouteProperties.FORMAT, String.class));
             }
             assertEquals(List.of("tsv", "rowbinary", "parquet"), formats);
         }
