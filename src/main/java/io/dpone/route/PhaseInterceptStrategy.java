@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.FullRefreshProperties;
 import io.dpone.watchdog.PhaseWatchdog;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
@@ -43,6 +44,8 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
                 }
                 if (run != null) {
                     run.plan().progress().phase(name);
+                } else if (exchange.getProperty(FullRefreshProperties.PROGRESS) instanceof ProgressListener entry) {
+                    entry.phase(name); // full_refresh's steps before the run exists (the hand-over, the choice)
                 }
                 if (!PhaseWatchdog.armed()) {
                     return super.process(exchange, callback); // serve and the Java API: nothing to report to
