@@ -6,7 +6,7 @@ import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunRecords;
@@ -47,8 +47,7 @@ public final class Dpone {
         }
         RunReport report;
         try (DponeCamel camel = DponeCamel.start(null, false)) {
-            report = io.dpone.cdc.handover.SnapshotHandOver.run(new FullRefreshRunner(camel, context, workDir), m,
-                runId, progress);
+            report = new FullRefreshRunner(camel, context, workDir).run(m, runId, progress); // the full_refresh route
         } catch (DponeException e) {
             return failed(runId, e.blockers(), started);
         }

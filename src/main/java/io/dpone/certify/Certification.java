@@ -4,7 +4,7 @@ import io.dpone.connect.ConnectionContext;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.manifest.BatchManifest;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestOptions;
 import io.dpone.manifest.TableRef;
 import io.dpone.quality.GateResult;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProbeResult;
 import io.dpone.route.ProgressListener;
@@ -90,7 +90,8 @@ final class RouteCertifier {
         }
         TableRef target = safeTarget(manifest, routeId);
         TransferRun run = new TransferRun(io.dpone.route.RunPlan.of(manifest.withTarget(target, routeId),
-            routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0, camel.connectors()));
+            routeRunId(runId, routeId), context, workDir, ProgressListener.NONE, routeId, 0,
+            io.dpone.route.RunConnectors.of(camel.context())));
         long t0 = System.nanoTime();
         List<Blocker> blockers = new RoutePreflight(camel).probe(run);
         long ms = (System.nanoTime() - t0) / 1_000_000;

@@ -4,7 +4,7 @@ import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.PrepareObjectStorageProcessor;
 import io.dpone.route.ProbeResult;
 import io.dpone.route.TransferRun;

@@ -25,6 +25,7 @@ public final class FailedRunProcessor implements Processor {
             return;
         }
         RunResources resources = run.resources();
+        resources.abandonOpening(); // the source side may still be opening: nothing it opens may outlive the run
         if (resources.hasProducer()) {
             resources.producer().close();
         }

@@ -7,20 +7,24 @@ import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
-import io.dpone.manifest.ManifestOptions;
+import io.dpone.camel.DponeCamel;
+import io.dpone.camel.FullRefreshProperties;
+import io.dpone.camel.RunRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import io.dpone.publication.runtime.ClusterPublicationJob;
-import io.dpone.publication.runtime.ClusterPublicationRunner;
-import org.apache.camel.CamelExecutionException;
+import org.apache.camel.Exchange;
 
 /**
- * Runs one full refresh through its Camel route and turns the outcome, success or typed failure, into a
- * {@link RunReport}. Never throws for a run failure: the report carries the blockers.
+ * Runs one full refresh through the {@code full_refresh} route ({@code routes/full_refresh.yaml}: the CDC hand-over
+ * position, the local/cluster choice, the transfer route or {@code cluster_publication}, the report, the hand-over
+ * commit), the one entry of every caller (CLI, Java API, serve jobs, certification), and returns its
+ * {@link RunReport}. Never throws for a run failure: the report carries the blockers. A refusal before the run (an
+ * invalid run id, a route this runtime lacks, a hand-over that cannot read its position) is thrown, typed.
  */
 public final class FullRefreshRunner {
+    public static final String ROUTE_ID = "full_refresh";
 
     private final DponeCamel camel;
     private final ConnectionContext context;
@@ -43,59 +47,32 @@ public final class FullRefreshRunner {
     }
 
     /**
-     * Runs {@code manifest}: through the {@code cluster_publication} route when it requests a cluster publication
-     * (the one place a run is dispatched there, for the CLI, the Java API and serve jobs; a requested cluster
-     * publication never falls back to a local route), otherwise through its transfer route.
+     * Runs {@code manifest}: through {@code cluster_publication} when it requests a cluster publication, otherwise
+     * through its transfer route; with the CDC hand-over when it declares a {@code cdc} block.
      */
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress) {
-        if (ClusterPublicationRunner.requested(manifest)) {
-            return cluster(manifest, runId);
-        }
-        return run(manifest, runId, progress, 0);
+        return enter(new RunRequest(manifest, runId, context, workDir, 0, false), progress);
     }
 
-    private RunReport cluster(BatchManifest manifest, String runId) {
-        try (ClusterPublicationJob job = ClusterPublicationJob.of(manifest, runId, context, System::getenv)) {
-            List<Blocker> blockers = List.of();
-            try {
-                camel.call(ClusterPublicationRunner.ROUTE_ID, job);
-            } catch (RuntimeException e) {
-                Throwable cause = e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e;
-                if (!(cause instanceof DponeException)) { // a crash: the caller's failure handling reports it
-                    throw cause instanceof RuntimeException r ? r : e;
-                }
-                blockers = blockersOf(cause);
-            }
-            return RunReport.ofCluster(job.result(blockers));
-        }
-    }
-
-    /** As {@link #run(BatchManifest, String, ProgressListener)}, reading at most {@code rowLimit} rows (0: all). */
+    /**
+     * A route trial: {@code manifest} through its transfer route only (no cluster publication, no hand-over), reading
+     * at most {@code rowLimit} rows (0: all).
+     */
     public RunReport run(BatchManifest manifest, String runId, ProgressListener progress, long rowLimit) {
-        if (!io.dpone.manifest.RunId.valid(runId)) {
-            throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id",
-                io.dpone.manifest.RunId.RULE);
-        }
-        String routeId = manifest.sink().options().route();
-        BulkMode.require(manifest, context);
-        ManifestOptions.excluded(manifest, routeId).ifPresent(b -> {
-            throw new DponeException(b);
+        return enter(new RunRequest(manifest, runId, context, workDir, rowLimit, true), progress);
+    }
+
+    private RunReport enter(RunRequest request, ProgressListener progress) {
+        Exchange done = camel.send(ROUTE_ID, e -> {
+            e.getIn().setBody(request);
+            e.setProperty(FullRefreshProperties.REQUEST, request);
+            e.setProperty(FullRefreshProperties.PROGRESS, progress);
         });
-        if (camel.context().getRoute(routeId) == null) {
-            throw new DponeException(BlockerCode.RUN_ROUTE_UNAVAILABLE, "sink.options.route",
-                "route '" + routeId + "' is not available in this runtime");
+        Exception failed = done.getException();
+        if (failed != null) { // a refusal before the run, or a crash the report cannot hold
+            throw failed instanceof RuntimeException r ? r : new IllegalStateException(failed);
         }
-        TransferRun run = new TransferRun(RunPlan.of(manifest, runId, context, workDir, progress, routeId, rowLimit,
-            camel.connectors()));
-        List<Blocker> blockers = List.of();
-        try {
-            camel.call(run.plan().routeId(), run);
-        } catch (RuntimeException e) {
-            blockers = blockersOf(e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e);
-        } finally {
-            run.resources().close();
-        }
-        return report(run, blockers);
+        return done.getMessage().getBody(RunReport.class);
     }
 
     /**
@@ -128,7 +105,7 @@ public final class FullRefreshRunner {
         return List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime", Redactor.global().describe(t)));
     }
 
-    private static RunReport report(TransferRun run, List<Blocker> failures) {
+    static RunReport report(TransferRun run, List<Blocker> failures) {
         List<Blocker> blockers = failures.isEmpty() ? unproven(run) : failures;
         Instant end = Instant.now();
         RunPlan plan = run.plan();

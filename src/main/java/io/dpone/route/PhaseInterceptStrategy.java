@@ -1,10 +1,13 @@
 package io.dpone.route;
 
+import io.dpone.camel.FullRefreshProperties;
 import io.dpone.watchdog.PhaseWatchdog;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.NamedNode;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.ProcessorDefinitionHelper;
 import org.apache.camel.Processor;
 import org.apache.camel.spi.InterceptStrategy;
 import org.apache.camel.support.processor.DelegateAsyncProcessor;
@@ -21,11 +24,18 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
     @Override
     public Processor wrapProcessorInInterceptors(CamelContext context, NamedNode definition, Processor target,
                                                  Processor nextTarget) {
-        String step = definition.getId();
+        // the step's own route (not the exchange's first route: full_refresh calls the transfer route with the same
+        // exchange) and its id as JMX shows it (a templated route's prefixId included)
+        org.apache.camel.model.RouteDefinition owner = definition instanceof ProcessorDefinition<?> p
+            ? ProcessorDefinitionHelper.getRoute(p) : null;
+        String ownRoute = owner != null ? owner.getRouteId() : null;
+        String id = definition.getId();
+        String step = ownRoute != null && owner.getNodePrefixId() != null && !id.startsWith(ownRoute + ".")
+            && (owner.getNodePrefixId() + id).startsWith(ownRoute + ".") ? owner.getNodePrefixId() + id : id;
         return new DelegateAsyncProcessor(target) {
             @Override
             public boolean process(Exchange exchange, AsyncCallback callback) {
-                String route = exchange.getFromRouteId();
+                String route = ownRoute != null ? ownRoute : exchange.getFromRouteId();
                 String name = route != null && step.startsWith(route + ".") ? step.substring(route.length() + 1)
                     : step;
                 TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
@@ -34,6 +44,8 @@ public final class PhaseInterceptStrategy implements InterceptStrategy {
                 }
                 if (run != null) {
                     run.plan().progress().phase(name);
+                } else if (exchange.getProperty(FullRefreshProperties.PROGRESS) instanceof ProgressListener entry) {
+                    entry.phase(name); // full_refresh's steps before the run exists (the hand-over, the choice)
                 }
                 if (!PhaseWatchdog.armed()) {
                     return super.process(exchange, callback); // serve and the Java API: nothing to report to

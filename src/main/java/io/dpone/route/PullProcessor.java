@@ -44,7 +44,7 @@ public final class PullProcessor implements Processor {
         }
         boolean grouped = "grouped".equals(exchange.getProperty(PULL, "each_chunk", String.class));
         // one statement over many rows: the grouped pulls, and the single-file route's whole-table file
-        boolean large = grouped || "single".equals(exchange.getProperty(PrepareStagingProcessor.CHUNKING,
+        boolean large = grouped || "single".equals(exchange.getProperty(RouteProperties.CHUNKING,
             String.class));
         ChunkPulls pulls = run.resources().pulls(() -> new ChunkPulls(grouped, batch -> pull(run, batch, large),
             WorkerThreads.of(exchange.getContext())));

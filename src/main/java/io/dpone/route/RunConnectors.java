@@ -10,7 +10,7 @@ import io.dpone.storage.StagingStore;
 /**
  * How a run opens what it talks to, from resolved connection specs: the ClickHouse endpoint, the source reader and
  * the object-storage staging. {@link #REAL} opens the real ones; the route's processor-level tests bind in-memory
- * fakes instead (bean {@value #BEAN}, which {@link DponeCamel} binds and an embedding application may override).
+ * fakes instead (bean {@value #BEAN}, which {@link RouteBeans} binds and an embedding application may override).
  */
 public interface RunConnectors {
     /** The registry name the runner looks the connectors up under. */
@@ -21,6 +21,12 @@ public interface RunConnectors {
     SourceReader source(ConnectionSpec spec);
 
     StagingStore stagingStore(ConnectionSpec spec, String bucket);
+
+    /** How runs in {@code camel} open their endpoint, source and object staging (bean {@value #BEAN}). */
+    static RunConnectors of(org.apache.camel.CamelContext camel) {
+        RunConnectors c = camel.getRegistry().lookupByNameAndType(BEAN, RunConnectors.class);
+        return c != null ? c : REAL;
+    }
 
     /** The production connectors: client-v2 or the embedded engine, JDBC, S3 (or the embedded S3Proxy). */
     RunConnectors REAL = new RunConnectors() {

@@ -15,6 +15,7 @@ public final class RunResources implements AutoCloseable {
     private ChunkProducer producer;
     private ObjectStaging objectStaging;
     private ChunkPulls pulls;
+    private SourceOpening opening;
     private boolean closed;
 
     /** The run's ClickHouse endpoint, opened with {@code open} on first use. */
@@ -76,17 +77,47 @@ public final class RunResources implements AutoCloseable {
         return pulls;
     }
 
+    /** The source side's opening, on its worker thread ({@code open_source}); registered once. */
+    synchronized void opening(SourceOpening o) {
+        ensureOpen();
+        opening = Once.set(opening, o, "source opening");
+    }
+
+    synchronized SourceOpening opening() {
+        return Once.get(opening, "source opening");
+    }
+
+    /**
+     * Waits (interrupting it, within {@link WorkerThreads#STOP_MILLIS}) until the source side's opening has ended, so
+     * nothing it opens outlives the run's close; nothing to wait for once it ended or when it never started. Not under
+     * this object's lock: the opening registers what it opens here.
+     */
+    void abandonOpening() {
+        SourceOpening o;
+        synchronized (this) {
+            o = opening;
+        }
+        if (o != null) {
+            o.abandon();
+        }
+    }
+
     /** The run's pull thread, or null when no chunk was handed to it. */
     synchronized ChunkPulls pulls() {
         return pulls;
     }
 
     /**
-     * Stops the producer first (it reads from the source) and the pull thread, then closes the source, the store and
-     * the endpoint.
+     * Waits for the source side's opening to end, then stops the producer first (it reads from the source) and the
+     * pull thread, then closes the source, the store and the endpoint.
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        abandonOpening();
+        closeOpened();
+    }
+
+    private synchronized void closeOpened() {
         if (closed) {
             return;
         }

@@ -19,10 +19,10 @@ import java.util.function.Supplier;
  * connect, describe (and check the manifest's column names against the description), estimate the rows, plan the
  * read, open the cursors and start reading them (the first fetch). The chunk producer it makes is registered with
  * the run's resources as soon as it exists, so whoever closes the run stops its readers; its encoder is started by
- * the prepare step once the staging decision is made ({@link ChunkProducer#skipStaged}).
+ * the {@code start_encoder} step once the staging decision is made ({@link ChunkProducer#skipStaged}).
  *
  * <p>Started only after the engine is open: the embedded engine's first connect replaces the JVM's signal handlers
- * until it returns, and no other Java thread of the run may be running meanwhile (see {@link PrepareStagingProcessor}).
+ * until it returns, and no other Java thread of the run may be running meanwhile (see {@link OpenEngineProcessor}).
  */
 final class SourceOpening {
     private final CompletableFuture<SourceTable> described = new CompletableFuture<>();

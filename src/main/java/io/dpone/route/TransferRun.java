@@ -214,6 +214,11 @@ public final class TransferRun {
         keptStaging = Once.set(keptStaging, kept, "kept staging");
     }
 
+    /** The leftover staging table this attempt resumes, or null when it creates its own (or has not decided yet). */
+    synchronized StagingResume.Kept keptStaging() {
+        return keptStaging;
+    }
+
     /** The report's {@code resumed_staging} block, or null when the staging table was created by this attempt. */
     public synchronized RunReport.ResumedStaging resumedStaging() {
         return keptStaging == null ? null : new RunReport.ResumedStaging(keptStaging.rows(), keptStaging.inserts());

@@ -112,7 +112,7 @@ public final class BatchJob implements Processor {
             state.begin(job.name(), runId);
             stats.running(runId);
             LOG.info("job {}: run {} {}", job.name(), runId, inFlight.isPresent() ? "resumed" : "started");
-            RunReport r = io.dpone.cdc.handover.SnapshotHandOver.run(runner, job.manifest(), runId, progress(runId));
+            RunReport r = runner.run(job.manifest(), runId, progress(runId)); // the full_refresh route
             // the job state is settled before the run is counted, so whoever sees the count sees the settled state
             boolean interrupted = !r.passed() && signal.stopping();
             if (interrupted) {

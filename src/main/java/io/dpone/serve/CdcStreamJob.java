@@ -5,7 +5,7 @@ import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTickRunner;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.Redactor;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;

@@ -4,7 +4,7 @@ import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.EmbeddedDefaults;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.LoadChunkProcessor;
 import io.dpone.route.UploadChunkProcessor;

@@ -13,7 +13,7 @@ import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTickRunner;
 import io.dpone.error.BlockerCode;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.testing.CliRun;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -397,7 +397,7 @@ class CertificationTest {
             "strategy: {mode: full_refresh}", "strategy: {mode: full_refresh, max_source_bytes: 1000}")))
             .withTarget(new io.dpone.manifest.TableRef(db, "sales_reuse"), "object_storage_pull_s3");
         List<io.dpone.route.RunReport> runs = new java.util.ArrayList<>();
-        try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false)) {
+        try (io.dpone.camel.DponeCamel camel = io.dpone.camel.DponeCamel.start(null, false)) {
             var runner = new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-reuse"));
             runs.add(runner.run(m, "reuse-1", io.dpone.route.ProgressListener.NONE));
             runs.add(runner.run(m, "reuse-2", io.dpone.route.ProgressListener.NONE));
@@ -444,7 +444,7 @@ class CertificationTest {
         String db = TestEngines.newDatabase("ucf");
         ConnectionContext ctx = context(embeddedS3());
         Map<String, io.dpone.route.RunReport> runs = new HashMap<>();
-        try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false)) {
+        try (io.dpone.camel.DponeCamel camel = io.dpone.camel.DponeCamel.start(null, false)) {
             for (String policy : List.of("always", "auto", "never")) {
                 Path file = Manifests.write(dir.resolve("ucf-" + policy + ".yaml"), manifest(db, "named_collection",
                     "dpone_stage").replace("use_cluster_function: always", "use_cluster_function: " + policy));
@@ -564,7 +564,7 @@ class CertificationTest {
         org.apache.camel.Processor noop = exchange -> { };
         for (String skipped : List.of("deleteStagedObjects", "dropPredecessor")) {
             io.dpone.route.RunReport r;
-            try (io.dpone.route.DponeCamel camel = io.dpone.route.DponeCamel.start(null, false, Map.of(skipped, noop))) {
+            try (io.dpone.camel.DponeCamel camel = io.dpone.camel.DponeCamel.start(null, false, Map.of(skipped, noop))) {
                 r = new io.dpone.route.FullRefreshRunner(camel, ctx, dir.resolve("state-audit"))
                     .run(m, "audit-" + skipped, io.dpone.route.ProgressListener.NONE);
             }

@@ -10,7 +10,7 @@ import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.Blocker;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.QualityGateProcessor;

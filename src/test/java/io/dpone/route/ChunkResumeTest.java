@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.DponeCamel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

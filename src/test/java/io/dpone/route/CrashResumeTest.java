@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.DponeCamel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,7 +41,10 @@ class CrashResumeTest {
 
     static Stream<Arguments> crashPoints() {
         return Stream.of(
-            Arguments.of("prepareStaging", true, 1), Arguments.of("prepareStaging", false, 1),
+            Arguments.of("openEngine", true, 1), Arguments.of("detectResume", false, 1),
+            Arguments.of("openSource", false, 1), Arguments.of("prepareSink", true, 1),
+            Arguments.of("prepareSink", false, 1), Arguments.of("startEncoder", false, 1),
+            Arguments.of("createStaging", false, 1), Arguments.of("stagingStats", false, 1),
             Arguments.of("loadChunk", true, 1), Arguments.of("loadChunk", false, 2),
             Arguments.of("qualityGates", true, 1), Arguments.of("qualityGates", false, 1),
             Arguments.of("publish", true, 1), Arguments.of("publish", false, 1),
@@ -100,7 +104,13 @@ class CrashResumeTest {
 
     private static Processor lookupShipped(String step) {
         return switch (step) {
-            case "prepareStaging" -> new PrepareStagingProcessor();
+            case "openEngine" -> new OpenEngineProcessor();
+            case "detectResume" -> new DetectResumeProcessor();
+            case "openSource" -> new OpenSourceProcessor();
+            case "prepareSink" -> new PrepareSinkProcessor();
+            case "startEncoder" -> new StartEncoderProcessor();
+            case "createStaging" -> new CreateStagingProcessor();
+            case "stagingStats" -> new StagingStatsProcessor();
             case "loadChunk" -> new LoadChunkProcessor();
             case "qualityGates" -> new QualityGateProcessor();
             case "publish" -> new PublishProcessor();

@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.DponeCamel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,14 +52,18 @@ class GatelessRouteTest {
 
     @Test
     void aRouteWithoutTheGatesStepCannotPublish() throws Exception {
-        String shipped = Files.readString(Path.of("src/main/resources/routes/typed_binary_streaming.yaml"));
+        // the shipped template of the streaming routes, typed_binary_streaming among them
+        String shipped = Files.readString(Path.of("src/main/resources/routes/streaming_load.yaml"));
         String gates = """
-                            - process:
-                                id: typed_binary_streaming.quality_gates
-                                ref: qualityGates
+                              - process:
+                                  id: quality_gates
+                                  ref: qualityGates
             """;
-        assertTrue(shipped.contains(gates), "the shipped route has the gates step this test removes");
-        RunReport report = runThrough(shipped.replace(gates, ""));
+        assertTrue(shipped.contains(gates), "the shipped template has the gates step this test removes");
+        // the template without the gates step, under its own id, instantiated as typed_binary_streaming only
+        String template = shipped.substring(0, shipped.indexOf("\n# typed_raw_streaming:")).replace(gates, "")
+            .replace("id: streaming_load\n", "id: streaming_load_gateless\n");
+        RunReport report = runThrough(template);
         assertFalse(report.passed());
         Blocker missing = only(report, "run.gates_missing");
         assertEquals(GateEvidence.REQUIRED, missing.details().get("missing_gates"));
@@ -88,9 +93,16 @@ class GatelessRouteTest {
              DponeCamel camel = DponeCamel.start(null, true)) {
             DemoSalesGenerator.seed(source, 500, 5);
             if (routeYaml != null) {
+                camel.context().getRouteController().stopRoute("typed_binary_streaming");
+                camel.context().removeRoute("typed_binary_streaming"); // replaced by routeYaml's
                 Path file = Files.writeString(dir.resolve("typed_binary_streaming.yaml"), routeYaml);
                 PluginHelper.getRoutesLoader(camel.context()).updateRoutes(
                     List.of(ResourceHelper.resolveResource(camel.context(), "file:" + file.toAbsolutePath())));
+                if (camel.context().getRoute("typed_binary_streaming") == null) { // routeYaml is a template
+                    org.apache.camel.builder.TemplatedRouteBuilder.builder(camel.context(), "streaming_load_gateless")
+                        .routeId("typed_binary_streaming").prefixId("typed_binary_streaming.")
+                        .parameter("name", "typed_binary_streaming").parameter("format", "rowbinary").add();
+                }
             }
             Path manifest = Manifests.write(dir.resolve("m.yaml"), """
                 source:

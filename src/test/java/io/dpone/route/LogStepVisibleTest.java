@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.DponeCamel;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
 package io.dpone.route;
 
+import io.dpone.camel.DponeCamel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,8 +32,10 @@ class RouteStepIdsTest {
                     steps++;
                     todo.addAll(step.getOutputs());
                     String prefix = route.getRouteId().equals("cdc_runtime_tick") ? "cdc_" : route.getRouteId() + ".";
-                    boolean named = step.hasCustomIdAssigned()
-                        && (step.getId().startsWith(prefix) || step.getId().startsWith("error_policy."));
+                    // a templated route's node ids get its prefixId (streaming_load.yaml) at runtime
+                    String prefixed = (route.getNodePrefixId() == null ? "" : route.getNodePrefixId()) + step.getId();
+                    boolean named = step.hasCustomIdAssigned() && (step.getId().startsWith(prefix)
+                        || prefixed.startsWith(prefix) || step.getId().startsWith("error_policy."));
                     if (!named) {
                         missing.add(route.getRouteId() + ": " + step.getShortName() + " " + step.getId());
                     }

@@ -126,8 +126,8 @@ class TransferProcessorsTest {
     @Test
     void prepareCreatesThisRunsStagingTableAndStreamsTheSourceInChunksOfTheManifestsSize() {
         Exchange e = exchange(run);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        new PrepareStagingProcessor().process(e);
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        PrepareSteps.run(e);
 
         String create = ch.statements.stream().filter(s -> s.startsWith("CREATE TABLE")).findFirst().orElseThrow();
         assertTrue(create.startsWith("CREATE TABLE `analytics`.`" + staging() + "` (`id` Int32, `status` "
@@ -137,7 +137,7 @@ class TransferProcessorsTest {
         assertEquals(staging(), run.stagingTable());
         List<Long> chunkRows = new java.util.ArrayList<>();
         @SuppressWarnings("unchecked")
-        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        java.util.Iterator<Chunk> chunks = e.getProperty(RouteProperties.CHUNKS, java.util.Iterator.class);
         chunks.forEachRemaining(c -> {
             assertTrue(Files.exists(c.file()) && c.file().startsWith(run.spoolDir()), c.toString());
             chunkRows.add(c.rows());
@@ -159,8 +159,8 @@ class TransferProcessorsTest {
             dir.resolve("state"), ProgressListener.NONE, "typed_binary_streaming", 0, run.plan().connectors()));
         Exchange e = exchange(named);
         e.setProperty(RouteProperties.RUN, named);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        DponeException refused = assertThrows(DponeException.class, () -> new PrepareStagingProcessor().process(e));
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        DponeException refused = assertThrows(DponeException.class, () -> PrepareSteps.run(e));
         assertEquals(List.of("manifest.invalid_value@quality.distinct_columns[1]",
             "manifest.invalid_value@sink.options.order_by[0]", "manifest.invalid_value@sink.options.order_by[1]"),
             refused.blockers().stream().map(b -> b.code() + "@" + b.subject()).toList(),
@@ -173,7 +173,7 @@ class TransferProcessorsTest {
     @Test
     void prepareRecognisesARunThatAlreadyPublishedAndReadsNoSource() {
         ch.table(DB, "orders", run.plan().generationComment());
-        new PrepareStagingProcessor().process(exchange(run));
+        PrepareSteps.run(exchange(run));
         assertTrue(run.resumedAfterPublish() && run.published());
         assertEquals(0, source.opened(), "no source row is read again");
         assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
@@ -247,10 +247,10 @@ class TransferProcessorsTest {
             events.add(sql.startsWith("insertFile") ? "insert" : sql.split(" ")[0] + " " + sql.split(" ")[1]);
         };
         Exchange e = exchange(run);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        new PrepareStagingProcessor().process(e);
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        PrepareSteps.run(e);
         @SuppressWarnings("unchecked")
-        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        java.util.Iterator<Chunk> chunks = e.getProperty(RouteProperties.CHUNKS, java.util.Iterator.class);
         chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c)));
 
         int create = events.indexOf("CREATE TABLE");
@@ -273,8 +273,8 @@ class TransferProcessorsTest {
             }
         };
         Exchange e = exchange(run);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        RuntimeException failed = assertThrows(RuntimeException.class, () -> new PrepareStagingProcessor().process(e));
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        RuntimeException failed = assertThrows(RuntimeException.class, () -> PrepareSteps.run(e));
         assertEquals("sink.load_failed", FullRefreshRunner.blockersOf(failed).get(0).code());
         new FailedRunProcessor().process(e); // the error policy
         await(cursorClosed, "the error policy closed the source cursor");
@@ -297,11 +297,11 @@ class TransferProcessorsTest {
             }
         };
         Exchange e = exchange(run);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        new PrepareStagingProcessor().process(e);
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        PrepareSteps.run(e);
         assertTrue(ch.exists(DB, staging()));
         @SuppressWarnings("unchecked")
-        java.util.Iterator<Chunk> chunks = e.getProperty(PrepareStagingProcessor.CHUNKS, java.util.Iterator.class);
+        java.util.Iterator<Chunk> chunks = e.getProperty(RouteProperties.CHUNKS, java.util.Iterator.class);
         DponeException failed = assertThrows(DponeException.class,
             () -> chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c))));
         assertEquals("source.read_failed", failed.blockers().get(0).code());
@@ -316,8 +316,8 @@ class TransferProcessorsTest {
         sourceOverride = hooked(() -> { }, new CountDownLatch(1), new DponeException(
             io.dpone.error.BlockerCode.SOURCE_READ_FAILED, "source.table", "cannot read source table"));
         Exchange e = exchange(run);
-        e.setProperty(PrepareStagingProcessor.FORMAT, "rowbinary");
-        DponeException failed = assertThrows(DponeException.class, () -> new PrepareStagingProcessor().process(e));
+        e.setProperty(RouteProperties.FORMAT, "rowbinary");
+        DponeException failed = assertThrows(DponeException.class, () -> PrepareSteps.run(e));
         assertEquals("source.read_failed", failed.blockers().get(0).code());
         assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
         assertFalse(run.resources().hasProducer());

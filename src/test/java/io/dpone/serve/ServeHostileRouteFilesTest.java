@@ -185,7 +185,7 @@ class ServeHostileRouteFilesTest {
     void anErrorWhileLoadingMakesServeNotReadyAndTheReloadGoesOn() throws Exception {
         Path routes = Files.createDirectories(dir.resolve("routes"));
         Files.writeString(routes.resolve("boom.yaml"), ServeRouteDirectoryTest.timerRoute("user_boom"));
-        try (var camel = io.dpone.route.DponeCamel.start(null, true)) {
+        try (var camel = io.dpone.camel.DponeCamel.start(null, true)) {
             RouteFilePolicy exploding = new RouteFilePolicy(Set.of(), List.of()) {
                 @Override
                 Set<String> check(Path file, Set<String> shippedIds) throws Refusal, java.io.IOException {

@@ -7,7 +7,7 @@ import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;

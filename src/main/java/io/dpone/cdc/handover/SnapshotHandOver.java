@@ -24,9 +24,7 @@ import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.CdcHandOverSpec;
 import io.dpone.report.AtomicFiles;
 import io.dpone.report.Json;
-import io.dpone.route.FullRefreshRunner;
-import io.dpone.route.ProgressListener;
-import io.dpone.route.RunReport;
+import io.dpone.camel.RunRequest;
 import io.dpone.source.SourceConnections;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,6 +51,8 @@ import java.util.Optional;
  * </ol>
  * A failed refresh moves nothing. A hand-over that fails after a durable publication turns the report red with
  * the hand-over's blocker; running the same run id again resumes after the publication and retries the hand-over.
+ * The steps are the {@code full_refresh} route's ({@code hand_over_position}, {@code hand_over_commit}: see
+ * {@link HandOverPositionProcessor}, {@link HandOverCommitProcessor}); this class does their work.
  */
 public final class SnapshotHandOver {
     public static final String SCHEMA = "dpone.cdc_handover.v1";
@@ -60,34 +60,36 @@ public final class SnapshotHandOver {
     private SnapshotHandOver() {
     }
 
-    /** Runs {@code m} with its hand-over, or just runs it when it declares no {@code cdc} block. */
-    public static RunReport run(FullRefreshRunner runner, BatchManifest m, String runId, ProgressListener progress) {
-        ConnectionContext context = runner.context();
-        Path stateDir = runner.workDir();
+    /**
+     * Step {@code hand_over_position} of {@code full_refresh}: checks the {@code cdc} block, then reads the stream
+     * position before the snapshot's first row (or the one an earlier attempt of this run id recorded) and keeps it
+     * in the boundary file. Throws, typed, when it cannot: nothing has been read or written then.
+     */
+    static String position(RunRequest r) {
+        validate(r.manifest(), r.manifest().cdc());
+        return boundary(r.manifest(), r.manifest().cdc(), r.context(), boundaryFile(r));
+    }
+
+    /**
+     * Step {@code hand_over_commit}, only after the run passed (its publication is durable): records the snapshot for
+     * the log and commits {@code position} as the stream's checkpoint with {@code snapshot_complete}, then removes the
+     * boundary file. Returns the report's note; a refusal is thrown, typed.
+     */
+    static String commitAfterPublication(RunRequest r, String position) {
+        BatchManifest m = r.manifest();
         CdcHandOverSpec cdc = m.cdc();
-        if (cdc == null) {
-            return runner.run(m, runId, progress);
-        }
-        validate(m, cdc);
-        Path boundaryFile = stateDir.resolve("cdc-handover").resolve(runId + ".json");
-        String position = boundary(m, cdc, context, boundaryFile);
-        RunReport report = runner.run(m, runId, progress);
-        if (!report.passed()) {
-            return report;
-        }
+        commit(m, cdc, r.context(), r.runId(), position);
         try {
-            commit(m, cdc, context, runId, position);
-        } catch (DponeException e) {
-            return report.withBlockers(e.blockers());
-        }
-        try {
-            Files.deleteIfExists(boundaryFile);
+            Files.deleteIfExists(boundaryFile(r));
         } catch (IOException e) {
             // a leftover boundary file is only read again by a run with this run id
         }
-        return report.withNote("cdc hand-over: stream " + cdc.pipelineName() + " (" + cdc.backend()
-            + ") continues after position " + position + "; its checkpoint was committed with snapshot_complete "
-            + "after the publication was durable");
+        return "cdc hand-over: stream " + cdc.pipelineName() + " (" + cdc.backend() + ") continues after position "
+            + position + "; its checkpoint was committed with snapshot_complete after the publication was durable";
+    }
+
+    private static Path boundaryFile(RunRequest r) {
+        return r.workDir().resolve("cdc-handover").resolve(r.runId() + ".json");
     }
 
     /** The stream the snapshot hands over to. */

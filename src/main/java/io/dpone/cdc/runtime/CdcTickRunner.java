@@ -6,7 +6,7 @@ import io.dpone.connect.Redactor;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import java.util.List;
 import org.apache.camel.CamelExecutionException;
 

@@ -16,7 +16,7 @@ import io.dpone.route.RunReport;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Files;
 import io.dpone.manifest.ManifestLoader;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.route.FullRefreshRunner;
 import java.nio.file.Path;
 import org.apache.camel.api.management.ManagedCamelContext;

@@ -1,13 +1,16 @@
-package io.dpone.route;
+package io.dpone.camel;
 
-import io.dpone.publication.runtime.ClusterPublicationJob;
+import java.util.ServiceLoader;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.main.Main;
 
 /**
  * The camel-main context every entry point starts (CLI, Java API, {@code dpone serve}): YAML DSL routes from the
- * classpath plus an optional directory, the processors bound by name, and one shared error policy.
+ * classpath plus an optional directory, the processors bound by name, and one shared error policy. It sits below the
+ * packages whose routes it runs (the full refresh in {@code route}, the CDC tick and hand-over in {@code cdc}): each
+ * of them names its beans through a {@link DponeBeans} service, so this class imports none of them.
  */
 public final class DponeCamel implements AutoCloseable {
     public static final String CLASSPATH_ROUTES = "classpath:routes/config/*.yaml,classpath:routes/*.yaml";
@@ -58,24 +61,9 @@ public final class DponeCamel implements AutoCloseable {
             }
         });
         java.util.Map<String, Object> beans = new java.util.LinkedHashMap<>();
-        beans.put("prepareStaging", new PrepareStagingProcessor());
-        beans.put("loadChunk", new LoadChunkProcessor());
-        beans.put("qualityGates", new QualityGateProcessor());
-        beans.put("restoreGates", new RestoreGatesProcessor());
-        beans.put("publish", new PublishProcessor());
-        beans.put("dropPredecessor", new DropPredecessorProcessor());
-        beans.put("cleanupAudit", new CleanupAuditProcessor());
-        beans.put("failedRun", new FailedRunProcessor());
-        beans.put("prepareObjectStorage", new PrepareObjectStorageProcessor());
-        beans.put("uploadChunk", new UploadChunkProcessor());
-        beans.put("pullChunk", new PullProcessor(false));
-        beans.put("pullRest", new PullProcessor(true));
-        beans.put("deleteStagedObjects", new DeleteStagedObjectsProcessor());
-        beans.put("clusterDecide", new ClusterStepProcessor(ClusterPublicationJob::decide));
-        beans.put("clusterAdmit", new ClusterStepProcessor(ClusterPublicationJob::admit));
-        beans.put("clusterPublish", new ClusterStepProcessor(ClusterPublicationJob::publish));
-        beans.put("dponePhaseWatchdog", new PhaseInterceptStrategy());
-        beans.put(RunConnectors.BEAN, RunConnectors.REAL);
+        for (DponeBeans provider : ServiceLoader.load(DponeBeans.class, DponeCamel.class.getClassLoader())) {
+            beans.putAll(provider.beans());
+        }
         beans.putAll(overrides);
         beans.forEach(main::bind);
         try {
@@ -90,18 +78,23 @@ public final class DponeCamel implements AutoCloseable {
         return main.getCamelContext();
     }
 
-    /** How runs in this context open their endpoint, source and object staging (bean {@value RunConnectors#BEAN}). */
-    public RunConnectors connectors() {
-        RunConnectors c = context().getRegistry().lookupByNameAndType(RunConnectors.BEAN, RunConnectors.class);
-        return c != null ? c : RunConnectors.REAL;
-    }
-
     /** Sends {@code body} to {@code direct:routeId} and waits; the route's failure is rethrown. */
     public Object call(String routeId, Object body) {
         if (context().getRoute(routeId) == null) {
             throw new IllegalArgumentException("no route with id " + routeId);
         }
         return template.requestBody("direct:" + routeId, body);
+    }
+
+    /**
+     * Sends an exchange that {@code prepare} fills to {@code direct:routeId} and waits; returns it, with the route's
+     * failure (if any) on it, not thrown.
+     */
+    public Exchange send(String routeId, java.util.function.Consumer<Exchange> prepare) {
+        if (context().getRoute(routeId) == null) {
+            throw new IllegalArgumentException("no route with id " + routeId);
+        }
+        return template.send("direct:" + routeId, prepare::accept);
     }
 
     @Override
