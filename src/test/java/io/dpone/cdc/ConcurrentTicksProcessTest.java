@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a tick that lost reports {@code cdc_runtime.offset_conflict} (or, when the other finished first,
  * {@code cdc_runtime.offset_regression}: its export is stale), exits non-zero and commits nothing.
  */
+@io.dpone.testing.ProcessTest
 class ConcurrentTicksProcessTest {
     private static final int ROUNDS = 8;
     private static final int TOTAL_EVENTS = 400;

@@ -51,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failure is one typed blocker code; in {@code --format json} stderr is exactly one JSON document, under
  * {@code dpone serve --log-format json} every line is one JSON event.
  */
+@io.dpone.testing.ProcessTest
 class ChannelAuditTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String NONCE = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36);

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dpone ops cleanup} (issue 36 item 3): the staging table of an interrupted run that was never resumed is
  * listed, kept while it may still resume, and dropped only with {@code --apply}; a fresh one is never a candidate.
  */
+@io.dpone.testing.EngineTest
 class CleanupCommandTest {
     @TempDir
     Path dir;

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * options and archive steps per runtime version; a real JDK 25, when installed, runs the jar) and its per-command
  * JVM options.
  */
+@io.dpone.testing.ProcessTest
 class LauncherCdsTest {
     @TempDir
     Path app;

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through mssql-jdbc, then {@code run}; and the same context with a wrong password: one typed failure naming the
  * alias, with neither the password nor the endpoint. Each command is its own JVM, as {@code bin/dpone} runs it.
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinCliTest {
     static MssqlTwinProcess twin;
 

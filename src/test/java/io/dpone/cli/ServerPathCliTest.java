@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stderr, nothing on stdout, and none of the ClickHouse client's own retry warnings and stack traces (which name the
  * endpoint) on any channel.
  */
+@io.dpone.testing.ProcessTest
 class ServerPathCliTest {
     @TempDir
     Path dir;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A second dpone process on a busy {@code DPONE_HOME} is refused before the engine sees the directory: a typed
  * blocker that says another dpone process (with its pid) holds it, no absolute path, no line of the engine's own.
  */
+@io.dpone.testing.ProcessTest
 class EngineDirectoryLockTest {
     @TempDir
     Path home;

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@io.dpone.testing.ProcessTest
 class ProcessShutdownTest {
     @TempDir
     Path dir;

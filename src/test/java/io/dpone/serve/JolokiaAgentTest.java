@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * The Jolokia JVM agent the build ships (target/jolokia, copied into the image) serves JMX over HTTP when JAVA_OPTS
  * names it, as docs/operations.md says: a JVM started with it answers a read of an MBean on the given port.
  */
+@io.dpone.testing.ProcessTest
 class JolokiaAgentTest {
     @Test
     void theShippedAgentServesJmxOverHttp() throws Exception {

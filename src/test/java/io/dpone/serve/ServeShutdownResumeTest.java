@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * state directory, a run-now during the load is skipped (not queued), and the next start resumes the same run id
  * and lands exactly the source rows.
  */
+@io.dpone.testing.EngineTest
 class ServeShutdownResumeTest {
     static final int ROWS = 8_000;
 

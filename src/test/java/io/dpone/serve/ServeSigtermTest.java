@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A real SIGTERM to a forked {@code dpone serve} (a CDC stream only, so the child needs no embedded ClickHouse):
  * the JVM's shutdown hook stops the serve gracefully and the process exits within the bound.
  */
+@io.dpone.testing.ProcessTest
 class ServeSigtermTest {
     @TempDir
     Path dir;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * middle of a full refresh, and the next start resumes the run id loading only the rows the stopped attempt had not
  * staged; the gates pass over the whole table.
  */
+@io.dpone.testing.ProcessTest
 class ServeStopResumeProcessTest {
     static final int ROWS = 60_000;
 

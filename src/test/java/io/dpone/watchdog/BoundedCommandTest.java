@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the kernel's alarm; SIGTERM in the middle of a run ends it promptly with {@code runtime.interrupted}, and the same
  * run id then completes it.
  */
+@io.dpone.testing.ProcessTest
 class BoundedCommandTest {
     @TempDir
     Path dir;

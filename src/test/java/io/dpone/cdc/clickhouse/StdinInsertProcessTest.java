@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * insert with {@code INSERT ... SELECT} ({@code ClickHouseSql.insertRow}). Run in a child JVM, whose stdin the test
  * controls.
  */
+@io.dpone.testing.ProcessTest
 class StdinInsertProcessTest {
     @Test
     void oneRowStoresIgnoreDataOnStandardInput(@TempDir Path dir) throws Exception {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * default (its own {@code DPONE_HOME}, in a child JVM), ending in a typed serving table that passes a full refresh's
  * gates against {@code dbo.sales}, with rows of the snapshot and of the stream.
  */
+@io.dpone.testing.ProcessTest
 class HandOverExampleTest {
     @TempDir
     Path home;

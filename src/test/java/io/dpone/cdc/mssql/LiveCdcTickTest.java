@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Live ticks (the Camel route) from the H2 emulations into the embedded ClickHouse CDC log and offset table. */
+@io.dpone.testing.EngineTest
 class LiveCdcTickTest {
     static ClickHouseEndpoint ch;
 

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commits the stream's first checkpoint; after one tick and a materialization, the serving table equals the source
  * exactly (a full refresh's gates: row count, NULL counts, typed hash over every value).
  */
+@io.dpone.testing.EngineTest
 class SnapshotHandOverTest {
     static ClickHouseEndpoint ch;
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * within its bound. Then a process holding the engine open answers SIGQUIT with the JVM's thread dump and SIGTERM
  * with its shutdown hooks, as any JVM does.
  */
+@io.dpone.testing.ProcessTest
 class EngineSignalStressTest {
     private static final int PROCESSES = 8;
     private static final int OPENS_PER_PROCESS = 15;
