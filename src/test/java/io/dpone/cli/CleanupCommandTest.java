@@ -70,7 +70,7 @@ class CleanupCommandTest {
         assertEquals(0, kept.path("candidates").size(), kept.toString());
         assertEquals(2, kept.path("kept").size(), kept.toString());
 
-        Thread.sleep(1_100); // "untouched for longer than 1s" needs a second of age
+        Thread.sleep(1_100); // the age under test: "untouched for longer than 1s" needs a second to pass
         // older than the window: the interrupted run's staging is a candidate, listed only
         JsonNode listed = cleanup("--older-than", "1s");
         assertEquals(2, listed.path("candidates").size(), listed.toString());

@@ -99,7 +99,7 @@ class ServeShutdownResumeTest {
     private static Thread dumpThreadsAfter(Duration after) {
         Thread t = new Thread(() -> {
             try {
-                Thread.sleep(after.toMillis());
+                Thread.sleep(after.toMillis()); // a diagnostic timer (interrupted when the stop ends), not a wait
             } catch (InterruptedException e) {
                 return;
             }

@@ -183,7 +183,7 @@ class SnapshotHandOverTest {
                         }
                         txn.commit();
                         written.incrementAndGet();
-                        Thread.sleep(2);
+                        Thread.sleep(2); // a writer paced on purpose: commits keep coming during the run
                     }
                 } catch (Throwable e) {
                     failed.set(e);
@@ -193,9 +193,8 @@ class SnapshotHandOverTest {
             RunReport report;
             int before;
             try {
-                while (written.get() < 5) {
-                    Thread.sleep(5);
-                }
+                io.dpone.testing.Await.until(java.time.Duration.ofSeconds(60), "the writer's first commits",
+                    () -> written.get() >= 5 || failed.get() != null);
                 before = written.get();
                 report = Dpone.run(manifest, "handover-1", TestEngines.context(url), ProgressListener.NONE,
                     dir.resolve("state"));
