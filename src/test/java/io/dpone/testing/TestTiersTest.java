@@ -95,7 +95,6 @@ class TestTiersTest {
         for (JavaClass c : classes) {
             if (!isTestClass(c) || c.getEnclosingClass().isPresent() || c.getSimpleName().endsWith("IT")) {
                 // *IT classes run only in failsafe's -Pit, never in a tier
-
                 continue;
             }
             Optional<String> process = firstUse(c, true);
@@ -136,8 +135,10 @@ class TestTiersTest {
     @Test
     void theGuardSeesWhatItLooksFor() {
         // a guard that finds nothing would pass every build: it must see the known cases
-        assertTrue(firstUse(classes.get("io.dpone.watchdog.BoundedCommandTest"), true).isPresent(),
-            "BoundedCommandTest starts child JVMs");
+        assertTrue(firstUse(classes.get("io.dpone.watchdog.BoundedCommandTest"), true).orElse("")
+            .contains(ChildJvm.class.getName()), "BoundedCommandTest starts child JVMs through ChildJvm");
+        assertTrue(firstUse(classes.get("io.dpone.route.TwinFailureTest"), true).orElse("")
+            .startsWith("io.dpone.testing.twin.TwinProcess -> "), "a twin process, through the helper that starts it");
         assertTrue(firstUse(classes.get("io.dpone.clickhouse.EmbeddedClickHouseEndpointTest"), false).isPresent(),
             "EmbeddedClickHouseEndpointTest opens the embedded engine");
         assertEquals(Optional.empty(), firstUse(classes.get(TestStateGuardTest.class), true),
