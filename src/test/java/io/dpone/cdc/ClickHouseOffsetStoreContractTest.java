@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /** {@link CdcOffsetStoreContract} on the ClickHouse checkpoint table (embedded engine, one database per test). */
+@io.dpone.testing.EngineTest
 class ClickHouseOffsetStoreContractTest extends CdcOffsetStoreContract {
     ClickHouseEndpoint ch;
     String db;

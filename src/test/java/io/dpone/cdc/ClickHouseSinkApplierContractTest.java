@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link CdcSinkApplierContract} on the ClickHouse CDC log (embedded engine, one database per test). */
+@io.dpone.testing.EngineTest
 class ClickHouseSinkApplierContractTest extends CdcSinkApplierContract {
     @TempDir
     Path dir;

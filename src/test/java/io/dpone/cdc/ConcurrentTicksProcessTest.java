@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a tick that lost reports {@code cdc_runtime.offset_conflict} (or, when the other finished first,
  * {@code cdc_runtime.offset_regression}: its export is stale), exits non-zero and commits nothing.
  */
+@io.dpone.testing.ProcessTest
 class ConcurrentTicksProcessTest {
     private static final int ROUNDS = 8;
     private static final int TOTAL_EVENTS = 400;
@@ -59,8 +59,7 @@ class ConcurrentTicksProcessTest {
             }
             Map<String, Integer> appliedByRun = new HashMap<>();
             for (int t = 0; t < 2; t++) {
-                assertTrue(ticks.get(t).waitFor(120, TimeUnit.SECONDS), "tick ends");
-                int exit = ticks.get(t).exitValue();
+                int exit = io.dpone.testing.Await.exit(ticks.get(t), java.time.Duration.ofSeconds(120), "tick " + t);
                 // a passed report goes to stdout, a red one to stderr (the CLI's JSON failure document)
                 JsonNode report = CdcFixtures.read(exit == 0 ? outs.get(t) : Path.of(outs.get(t) + ".err"));
                 if (report.path("passed").asBoolean()) {
@@ -85,16 +84,13 @@ class ConcurrentTicksProcessTest {
     }
 
     private static Process start(Path dir, Path events, Path out) throws IOException {
-        List<String> args = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
-            "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
+        List<String> args = new ArrayList<>();
         List<String> cli = CdcCli.specExample(dir.getParent().getParent().getParent().getParent());
         for (int i = 0; i < cli.size(); i++) {
             args.add(cli.get(i).equals(dir.resolve("events.json").toString()) ? events.toString() : cli.get(i));
         }
-        ProcessBuilder pb = new ProcessBuilder(args).redirectOutput(out.toFile())
-            .redirectError(Path.of(out + ".err").toFile());
-        pb.environment().put("DPONE_PROGRESS_INTERVAL", "0");
-        return pb.start();
+        return io.dpone.testing.ChildJvm.cli().jvm("-XX:TieredStopAtLevel=1").args(args)
+            .env("DPONE_PROGRESS_INTERVAL", "0").stdout(out).stderr(Path.of(out + ".err")).start();
     }
 
     /** Inserts at LSNs {@code from+1 .. to} (one order each, written as mssql_cdc hex), next offset {@code to}. */

@@ -43,17 +43,18 @@ class ParallelSlicesTest {
         int slices = ParallelSlices.slices(size);
         AtomicInteger finished = new AtomicInteger();
         ConcurrentHashMap<Integer, DponeException> thrown = new ConcurrentHashMap<>();
+        java.util.concurrent.CountDownLatch firstThrew = new java.util.concurrent.CountDownLatch(1);
         DponeException e = assertThrows(DponeException.class, () -> ParallelSlices.map(size, (from, to) -> {
             if (from > 0) {
-                try {
-                    Thread.sleep(50); // the later slices finish well after the first one threw
-                } catch (InterruptedException x) {
-                    Thread.currentThread().interrupt();
-                }
+                // the later slices finish only after the first one threw
+                io.dpone.testing.Await.until(java.time.Duration.ofSeconds(30), "the first slice to throw", firstThrew);
                 finished.incrementAndGet();
             }
             DponeException typed = new DponeException(BlockerCode.INTERNAL_ERROR, "slice." + from, "slice failed");
             thrown.put(from, typed);
+            if (from == 0) {
+                firstThrew.countDown();
+            }
             throw typed;
         }));
         assertSame(thrown.get(0), e, "the first slice's exception object, blockers and all");

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The CDC contracts on a ClickHouse server alias through the HTTP twin: the ClickHouse offset store (compare-and-set
  * commits) and the CDC log applier, over {@code ServerClickHouseEndpoint} and client-v2 as in production.
  */
+@io.dpone.testing.ProcessTest
 class TwinCdcContractsTest {
     @Nested
     class OffsetStore extends CdcOffsetStoreContract {

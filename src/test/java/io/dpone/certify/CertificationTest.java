@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code dpone certify route-capabilities} on the embedded engines, and each capability probe by its real cause. */
+@io.dpone.testing.EngineTest
 class CertificationTest {
     static final List<String> FILES = List.of("certification.json", "certification.md", "route_decisions.jsonl",
         "load_steps.json", "quality_report.json");

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run, the six the embedded engine supports green with every row, {@code object_storage_pull_s3cluster} blocked for
  * its real cause. A twin run, not a server run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinCertificationTest {
     static MssqlTwinProcess twin;
     static Path passwordFile;

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -51,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failure is one typed blocker code; in {@code --format json} stderr is exactly one JSON document, under
  * {@code dpone serve --log-format json} every line is one JSON event.
  */
+@io.dpone.testing.ProcessTest
 class ChannelAuditTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String NONCE = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36);
@@ -274,18 +274,17 @@ class ChannelAuditTest {
         String health;
         String metrics;
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!(Files.readString(errFile).contains("job dead: run") && Files.readString(errFile)
-                .contains("job broken: run") && Files.readString(errFile).contains("cdc stream orders"))) {
+            io.dpone.testing.Await.until(Duration.ofSeconds(90), "the failed runs logged", () -> {
                 assertTrue(process.isAlive(), () -> "serve ended: " + read(errFile));
-                assertTrue(System.nanoTime() < deadline, () -> "no failed runs logged: " + read(errFile));
-                Thread.sleep(200);
-            }
+                String logged = read(errFile);
+                return logged.contains("job dead: run") && logged.contains("job broken: run")
+                    && logged.contains("cdc stream orders");
+            });
             health = get(port, "/observe/health?data=true") + get(port, "/observe/health/ready?data=true");
             metrics = get(port, "/observe/metrics");
         } finally {
             process.destroy(); // SIGTERM: the pod's stop
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+            io.dpone.testing.Await.exit(process, Duration.ofSeconds(60), "the serve after SIGTERM");
         }
         String stderr = Files.readString(errFile);
         assertEquals("", Files.readString(outFile));
@@ -368,20 +367,14 @@ class ChannelAuditTest {
         Path out = Files.createTempFile(dir, "out-", ".txt");
         Path err = Files.createTempFile(dir, "err-", ".txt");
         Process p = start(context, out, err, args);
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "dpone " + String.join(" ", args) + " did not end");
-        return new Proc(p.exitValue(), Files.readString(out), Files.readString(err));
+        int exit = io.dpone.testing.Await.exit(p, Duration.ofSeconds(180), "dpone " + String.join(" ", args));
+        return new Proc(exit, Files.readString(out), Files.readString(err));
     }
 
     static Process start(Path context, Path out, Path err, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-            "io.dpone.cli.DponeCli"));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString());
-        pb.environment().put("DPONE_HOME", dir.resolve("home").toString());
-        pb.environment().put("AUDIT_CH_PW", ENV_PASSWORD);
-        pb.environment().put("AUDIT_S3_SECRET", S3_SECRET);
-        return pb.start();
+        return io.dpone.testing.ChildJvm.cli().jvm("-XX:TieredStopAtLevel=1").args(args)
+            .env("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString()).env("DPONE_HOME", dir.resolve("home").toString())
+            .env("AUDIT_CH_PW", ENV_PASSWORD).env("AUDIT_S3_SECRET", S3_SECRET).stdout(out).stderr(err).start();
     }
 
     static String get(int port, String path) throws Exception {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dpone ops cleanup} (issue 36 item 3): the staging table of an interrupted run that was never resumed is
  * listed, kept while it may still resume, and dropped only with {@code --apply}; a fresh one is never a candidate.
  */
+@io.dpone.testing.EngineTest
 class CleanupCommandTest {
     @TempDir
     Path dir;
@@ -69,7 +70,7 @@ class CleanupCommandTest {
         assertEquals(0, kept.path("candidates").size(), kept.toString());
         assertEquals(2, kept.path("kept").size(), kept.toString());
 
-        Thread.sleep(1_100); // "untouched for longer than 1s" needs a second of age
+        Thread.sleep(1_100); // the age under test: "untouched for longer than 1s" needs a second to pass
         // older than the window: the interrupted run's staging is a candidate, listed only
         JsonNode listed = cleanup("--older-than", "1s");
         assertEquals(2, listed.path("candidates").size(), listed.toString());

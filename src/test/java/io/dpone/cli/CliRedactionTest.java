@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Plants a real source password, a JDBC URL and local paths in the connection context, then runs the CLI through
  * success and several failures: no stdout or stderr text (documents and log lines) may contain any of them.
  */
+@io.dpone.testing.EngineTest
 class CliRedactionTest {
     static final String PASSWORD = "Planted-Secr3t-Value!";
     static final String WRONG_PASSWORD = "Wrong-Planted-Pa55word";

@@ -16,7 +16,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -32,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * options and archive steps per runtime version; a real JDK 25, when installed, runs the jar) and its per-command
  * JVM options.
  */
+@io.dpone.testing.ProcessTest
 class LauncherCdsTest {
     @TempDir
     Path app;
@@ -105,13 +105,14 @@ class LauncherCdsTest {
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().putAll(env);
         Path err = Files.createTempFile(app, "stderr", ".txt");
-        pb.redirectError(err.toFile());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/dpone finished");
+        Path stdout = Files.createTempFile(app, "stdout", ".txt");
+        pb.redirectError(err.toFile()).redirectOutput(stdout.toFile());
+        int exit = io.dpone.testing.Await.exit(pb.start(), java.time.Duration.ofSeconds(120), "bin/dpone");
+        String out = Files.readString(stdout, StandardCharsets.UTF_8);
         String stderr = Files.readString(err);
         Files.delete(err);
-        return new Full(p.exitValue(), out, stderr);
+        Files.delete(stdout);
+        return new Full(exit, out, stderr);
     }
 
     private List<Path> leftovers() throws IOException {

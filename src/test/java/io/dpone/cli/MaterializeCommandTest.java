@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@io.dpone.testing.EngineTest
 class MaterializeCommandTest {
     @TempDir
     Path dir;

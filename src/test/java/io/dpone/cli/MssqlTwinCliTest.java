@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.testing.mssql.MssqlTwinProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through mssql-jdbc, then {@code run}; and the same context with a wrong password: one typed failure naming the
  * alias, with neither the password nor the endpoint. Each command is its own JVM, as {@code bin/dpone} runs it.
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinCliTest {
     static MssqlTwinProcess twin;
 
@@ -57,18 +56,12 @@ class MssqlTwinCliTest {
                 embedded: true
                 options: {path: "%s"}
             """.formatted(twin.tlsUrl(), MssqlTwinProcess.USER, dir.resolve("home").resolve("clickhouse")));
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA,
-            io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
-        command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString());
-        pb.environment().put("DPONE_HOME", dir.resolve("home").toString());
-        pb.environment().put("TWIN_SQL_PASSWORD", password);
-        Process p = pb.start();
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "dpone " + String.join(" ", args) + " did not end");
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        int exit = io.dpone.testing.ChildJvm.cli().args(args).env("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString())
+            .env("DPONE_HOME", dir.resolve("home").toString()).env("TWIN_SQL_PASSWORD", password).stdout(out).stderr(err)
+            .run(java.time.Duration.ofSeconds(300), "dpone " + String.join(" ", args));
+        return new Result(exit, Files.readString(out), Files.readString(err));
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code dpone runs list|show}: the runs {@code dpone run} recorded, read back (issue 36 item 3). */
+@io.dpone.testing.EngineTest
 class RunsCommandTest {
     @TempDir
     Path dir;

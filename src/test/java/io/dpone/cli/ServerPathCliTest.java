@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stderr, nothing on stdout, and none of the ClickHouse client's own retry warnings and stack traces (which name the
  * endpoint) on any channel.
  */
+@io.dpone.testing.ProcessTest
 class ServerPathCliTest {
     @TempDir
     Path dir;
@@ -35,17 +34,12 @@ class ServerPathCliTest {
             """.formatted(port));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "run",
-            Path.of("examples/batch/embedded-full-refresh.batch.yaml").toAbsolutePath().toString(), "--run-id",
-            "dead-1"))
-            .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString());
-        pb.environment().put("DPONE_HOME", home.toString());
-        pb.environment().put("CH_PW", "secret-" + port);
-        Process p = pb.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        int exit = io.dpone.testing.ChildJvm.cli().args("run", Path.of("examples/batch/embedded-full-refresh.batch.yaml")
+                .toAbsolutePath().toString(), "--run-id", "dead-1")
+            .env("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString()).env("DPONE_HOME", home.toString())
+            .env("CH_PW", "secret-" + port).stdout(out).stderr(err).run(java.time.Duration.ofSeconds(120), "dpone run");
         String stderr = Files.readString(err);
-        assertEquals(1, p.exitValue(), stderr);
+        assertEquals(1, exit, stderr);
         assertEquals("", Files.readString(out));
         assertTrue(stderr.contains("connection.failed at clickhouse_default"), stderr);
         assertFalse(stderr.contains("127.0.0.1") || stderr.contains(":" + port), stderr);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
  * The contract on the embedded engine. chDB allows one data path per JVM, so every test class that opens the
  * embedded endpoint uses the same directory; tests keep apart by database name.
  */
+@io.dpone.testing.EngineTest
 class EmbeddedClickHouseEndpointTest extends ClickHouseEndpointContract {
     private static ClickHouseEndpoint endpoint;
 

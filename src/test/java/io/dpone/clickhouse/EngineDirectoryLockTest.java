@@ -4,13 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A second dpone process on a busy {@code DPONE_HOME} is refused before the engine sees the directory: a typed
  * blocker that says another dpone process (with its pid) holds it, no absolute path, no line of the engine's own.
  */
+@io.dpone.testing.ProcessTest
 class EngineDirectoryLockTest {
     @TempDir
     Path home;
@@ -26,37 +22,26 @@ class EngineDirectoryLockTest {
     @Test
     void aSecondProcessOnTheSameHomeIsToldWhoHoldsIt() throws Exception {
         Path data = home.resolve("clickhouse");
-        Process holder = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
-            EngineHolderMain.class.getName(), data.toString())).redirectErrorStream(true).start();
+        Process holder = io.dpone.testing.ChildJvm.main(EngineHolderMain.class).args(data.toString()).mergeStderr()
+            .start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
-                StandardCharsets.UTF_8));
-            String line;
-            while ((line = out.readLine()) != null && !line.startsWith("open ")) {
-                // the engine's start-up lines, if any
-            }
-            assertTrue(line != null, "the holder did not open the engine");
-            String pid = line.substring(5).trim();
+            String pid = io.dpone.testing.ReadyLine.await(holder, "open ", "the engine holder");
 
             Path base = home.resolve("second");
-            ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
-                "io.dpone.cli.DponeCli", "run", Path.of("examples/batch/embedded-full-refresh.batch.yaml")
-                    .toAbsolutePath().toString(), "--run-id", "busy-1", "--format", "json"))
-                .redirectOutput(Path.of(base + ".out").toFile()).redirectError(Path.of(base + ".err").toFile());
-            pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
-            pb.environment().put("DPONE_HOME", home.toString());
-            Process second = pb.start();
-            assertTrue(second.waitFor(120, TimeUnit.SECONDS), "the second process ends");
+            int exit = io.dpone.testing.ChildJvm.cli().args("run", Path.of(
+                    "examples/batch/embedded-full-refresh.batch.yaml").toAbsolutePath().toString(), "--run-id",
+                    "busy-1", "--format", "json")
+                .withoutEnv("DPONE_RUNTIME_CONNECTION_CONTEXT").env("DPONE_HOME", home.toString())
+                .stdout(Path.of(base + ".out")).stderr(Path.of(base + ".err"))
+                .run(java.time.Duration.ofSeconds(120), "the second process");
             String err = Files.readString(Path.of(base + ".err"));
-            assertEquals(1, second.exitValue(), err);
+            assertEquals(1, exit, err);
             assertTrue(err.contains("\"sink.embedded_engine_unavailable\"") && err.contains(
                 "is in use by another dpone process (pid " + pid + ")"), err);
             assertFalse(err.contains(home.toString()), "no local path: " + err);
         } finally {
             holder.getOutputStream().close();
-            if (!holder.waitFor(30, TimeUnit.SECONDS)) {
-                holder.destroyForcibly();
-            }
+            io.dpone.testing.Await.exit(holder, java.time.Duration.ofSeconds(30), "the engine holder");
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The staged-key set a chunk-level resume skips by, read from a real engine in pages. */
+@io.dpone.testing.EngineTest
 class KeyIslandsTest {
     @Test
     void readsEveryKeyAsRunsOfConsecutiveValuesAcrossPages() {

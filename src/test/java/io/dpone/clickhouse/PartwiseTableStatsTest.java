@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** On the embedded engine: part-wise sums equal one whole-table read, whatever happens to the parts. */
+@io.dpone.testing.EngineTest
 class PartwiseTableStatsTest {
     private static final List<String> COLUMNS = List.of("id", "amount", "note");
     private static final List<String> HASHED = List.of("amount", "note");

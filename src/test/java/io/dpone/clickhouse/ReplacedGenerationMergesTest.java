@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The target a run replaces stops merging on the embedded engine only, and merges again when resumed. */
+@io.dpone.testing.EngineTest
 class ReplacedGenerationMergesTest {
     private ClickHouseEndpoint ch;
     private String db;

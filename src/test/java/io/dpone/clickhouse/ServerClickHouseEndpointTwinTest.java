@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * ClickHouse HTTP twin (a separate process over its own embedded engine). A twin run, not a server run: the same
  * contracts run against a real server as {@code ServerClickHouseEndpointIT}.
  */
+@io.dpone.testing.ProcessTest
 class ServerClickHouseEndpointTwinTest extends ServerClickHouseEndpointContract {
     private static ServerClickHouseEndpoint endpoint;
 

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * distinct counts must be equal. Edge values: NULLs, extremes, -0.0 and NaN, empty and long strings (two- and
  * three-byte length prefixes), a 4-byte emoji, negative decimals, dates before 1970, 100 ns ticks.
  */
+@io.dpone.testing.EngineTest
 class TypedHashEngineTest {
     private static final List<SourceColumn> COLUMNS = List.of(
         new SourceColumn("id", "bigint", false, new IntegerType(64, false)),

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * plain and without statistics ({@link ParquetFormat#DEFAULT_OPTIONS}, {@link ParquetFormatTest}); this keeps the
  * dictionary path of every type family, NULLs included, read back by ClickHouse exactly.
  */
+@io.dpone.testing.EngineTest
 class ParquetDictionaryFormatTest extends ChunkFormatContract {
     private static final int REPEATS = 50;
 

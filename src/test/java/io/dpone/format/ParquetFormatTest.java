@@ -54,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (text), ticks (timestamps), and as a whole by the typed hash the quality gate uses.
  */
 /** {@link ParquetFormat}: the {@link ChunkFormatContract}, and row groups, codecs and abandoned chunks. */
+@io.dpone.testing.EngineTest
 class ParquetFormatTest extends ChunkFormatContract {
     @Override
     ChunkFormat format() {

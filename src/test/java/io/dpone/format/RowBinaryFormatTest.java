@@ -1,6 +1,7 @@
 package io.dpone.format;
 
 /** {@link RowBinaryFormat} keeps the {@link ChunkFormatContract}. */
+@io.dpone.testing.EngineTest
 class RowBinaryFormatTest extends ChunkFormatContract {
     @Override
     ChunkFormat format() {

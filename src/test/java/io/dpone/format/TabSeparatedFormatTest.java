@@ -48,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (floats), UTF-8 bytes (text, binary), digits (decimals) and text (timestamps, dates, UUIDs), and the table's typed
  * hash equals the sum of xxHash64 over the RowBinary bytes of the rows that were written.
  */
+@io.dpone.testing.EngineTest
 class TabSeparatedFormatTest {
     private static final TabSeparatedFormat FORMAT = new TabSeparatedFormat();
     private static final XXHash64 XXH = XXHashFactory.fastestInstance().hash64();

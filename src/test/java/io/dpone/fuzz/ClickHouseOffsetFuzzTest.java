@@ -46,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * does (load, then commit the next position), which must return or refuse with a typed exception. A refusal leaves
  * the checkpoint rows and the CDC log as they were.
  */
+@io.dpone.testing.EngineTest
 class ClickHouseOffsetFuzzTest {
     static final int CASES = FuzzInvariants.cases(48);
     /** Every eighth case runs the whole live tick through the CLI; the others the store as the tick uses it. */

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the fenced {@code EXCHANGE ... ON CLUSTER}, which a twin cannot run (no distributed DDL queue): the run ends there,
  * red, with nothing published. ON CLUSTER stays covered by the publication simulation and the IT.
  */
+@io.dpone.testing.ProcessTest
 class TwinClusterPublicationTest {
     private static final String CLUSTER = "twin_cluster";
     private static TestingServer zooKeeper;

@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Plants one defect in the loaded staging table just before the gates run; the matching gate must fail, the run
  * must be red, and the target must keep its previous generation.
  */
+@io.dpone.testing.EngineTest
 class QualityGateDefectTest {
     @TempDir
     Path dir;

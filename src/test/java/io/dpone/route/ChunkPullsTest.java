@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per-chunk pulls take one chunk at a time in upload order, a failed pull fails the route thread, and the glob a
  * grouped pull reads matches exactly its chunks (on the embedded engine reading the embedded store).
  */
+@io.dpone.testing.EngineTest
 class ChunkPullsTest {
     @TempDir
     Path dir;

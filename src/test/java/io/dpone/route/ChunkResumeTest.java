@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * dies) or stopped at a chunk boundary leaves its staging table; the next attempt with the same run id loads only
  * the rows the staging table lacks, and the gates still cover the whole table.
  */
+@io.dpone.testing.EngineTest
 class ChunkResumeTest {
     static final int ROWS = 5_000;
     static final int CHUNK_ROWS = 700;

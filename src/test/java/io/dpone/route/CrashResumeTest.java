@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the same run id. Invariants: before publication the target still holds the previous generation untouched; after
  * the resume it holds exactly the new generation, once, and nothing of the run is left behind.
  */
+@io.dpone.testing.EngineTest
 class CrashResumeTest {
     static final int ROWS = 2_500;
     static final int NEW_ROWS = 2_000;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@io.dpone.testing.EngineTest
 class FullRefreshRouteTest {
     @TempDir
     Path dir;

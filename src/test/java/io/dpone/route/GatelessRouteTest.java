@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code log} step, or the shipped route without its {@code quality_gates} step, loads as serve loads a route file;
  * the run does not pass, is refused typed ({@code run.gates_missing}, naming the gates), and the target is untouched.
  */
+@io.dpone.testing.EngineTest
 class GatelessRouteTest {
     @TempDir
     Path dir;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same run id resumes to a green run. (A wrong password is in {@link MssqlSourceContract}.) A twin run, not a server
  * run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinFailureTest {
     static MssqlTwinProcess twin;
     static Path passwordFile;

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
  * routes read the source the same way and run in the certification through the twin
  * ({@code MssqlTwinCertificationTest}). A twin run, not a server run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinFullRefreshTest extends RealSchemaContract {
     private MssqlTwinProcess twin;
 

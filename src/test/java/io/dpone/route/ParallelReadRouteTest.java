@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rows (compared with the source table itself, not with what the readers saw: a row read twice would pass the
  * gates, which compare the reader's view with the target).
  */
+@io.dpone.testing.EngineTest
 class ParallelReadRouteTest {
     @TempDir
     Path dir;

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@io.dpone.testing.ProcessTest
 class ProcessShutdownTest {
     @TempDir
     Path dir;
@@ -23,11 +24,9 @@ class ProcessShutdownTest {
     @Test
     void insideAShutdownHookTheJvmIsShuttingDown() throws Exception {
         Path out = dir.resolve("answer.txt");
-        Process p = new ProcessBuilder(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp",
-            System.getProperty("java.class.path"), Child.class.getName(), out.toString())
-            .redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        assertEquals(0, p.waitFor());
+        Process p = io.dpone.testing.ChildJvm.main(Child.class).args(out.toString()).mergeStderr()
+            .stdout(dir.resolve("child.txt")).start();
+        assertEquals(0, io.dpone.testing.Await.exit(p, java.time.Duration.ofSeconds(60), "the child"));
         assertEquals(List.of("before=false", "during=true"), Files.readAllLines(out));
     }
 

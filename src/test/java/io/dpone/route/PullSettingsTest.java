@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * parts instead of one block), and every row lands. The Parquet read budget is asked of the server, and a setting
  * it does not list is never sent.
  */
+@io.dpone.testing.EngineTest
 class PullSettingsTest {
     @Test
     void theOneStatementPullUsesSmallerInsertBlocks() {

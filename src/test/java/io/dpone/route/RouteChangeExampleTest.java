@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dpone serve} loads a routes directory, replaces the shipped route of its id, and runs: its added step runs
  * once per run, after the swap, and the run still passes every gate.
  */
+@io.dpone.testing.EngineTest
 class RouteChangeExampleTest {
     @TempDir
     Path dir;

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.dpone.source.RowCursor;
+import io.dpone.testing.Await;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The end of the source (or its failure) reaches a consumer that is slower than the reader. */
@@ -17,6 +19,11 @@ class RowPrefetcherTest {
     }
 
     private static RowCursor rows(long first, int n, RuntimeException failAtEnd) {
+        return rows(first, n, failAtEnd, new AtomicLong());
+    }
+
+    /** As {@link #rows(long, int, RuntimeException)}, counting every row it hands out in {@code read}. */
+    private static RowCursor rows(long first, int n, RuntimeException failAtEnd, AtomicLong read) {
         return new RowCursor() {
             long i = first;
 
@@ -29,6 +36,7 @@ class RowPrefetcherTest {
                     return false;
                 }
                 row[0] = i++;
+                read.incrementAndGet();
                 return true;
             }
 
@@ -38,12 +46,25 @@ class RowPrefetcherTest {
         };
     }
 
+    /**
+     * Until the readers are ahead of the consumer (which takes nothing yet) by the queue's batches and one more batch
+     * per extra busy reader, and a row: a reader reads a row of its next batch only once the one before is queued,
+     * so one reader has then filled the queue and waits to hand over the next batch; several have queued or hold
+     * every batch they read. This replaces a sleep: the readers are where the test wants them, however slow the
+     * machine.
+     */
+    private static void awaitFullQueue(AtomicLong read, int busyReaders) {
+        long rows = (long) (RowPrefetcher.QUEUE + busyReaders - 1) * RowPrefetcher.BATCH + 1;
+        Await.until(Duration.ofSeconds(20), "the reader(s) to fill the queue", () -> read.get() >= rows);
+    }
+
     @Test
     void aSlowConsumerWithAFullQueueStillSeesTheEnd() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (RowPrefetcher p = new RowPrefetcher(rows(RowPrefetcher.BATCH * 12 + 7, null), 1)) {
+            AtomicLong read = new AtomicLong();
+            try (RowPrefetcher p = new RowPrefetcher(rows(0, RowPrefetcher.BATCH * 12 + 7, null, read), 1)) {
                 p.start();
-                Thread.sleep(500); // let the reader fill the queue and finish
+                awaitFullQueue(read, 1);
                 long count = 0;
                 while (p.next() != null) {
                     count++;
@@ -56,9 +77,11 @@ class RowPrefetcherTest {
     @Test
     void aReaderFailureAfterAFullQueueReachesTheConsumer() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (RowPrefetcher p = new RowPrefetcher(rows(RowPrefetcher.BATCH * 12, new IllegalStateException("x")), 1)) {
+            AtomicLong read = new AtomicLong();
+            try (RowPrefetcher p = new RowPrefetcher(rows(0, RowPrefetcher.BATCH * 12, new IllegalStateException("x"),
+                    read), 1)) {
                 p.start();
-                Thread.sleep(500);
+                awaitFullQueue(read, 1);
                 assertThrows(IllegalStateException.class, () -> {
                     while (p.next() != null) {
                         // drain
@@ -72,11 +95,13 @@ class RowPrefetcherTest {
     void severalReadersShareOneQueueAndEveryRowArrivesOnce() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             int per = RowPrefetcher.BATCH * 5 + 3;
-            List<RowCursor> cursors = List.of(rows(0, per, null), rows(per, per, null), rows(2L * per, 1, null),
-                rows(2L * per + 1, 0, null));
+            AtomicLong read = new AtomicLong();
+            List<RowCursor> cursors = List.of(rows(0, per, null, read), rows(per, per, null, read),
+                rows(2L * per, 1, null, read), rows(2L * per + 1, 0, null, read));
             try (RowPrefetcher p = new RowPrefetcher(cursors, 1)) {
                 p.start();
-                Thread.sleep(500); // the readers fill the shared queue and wait: it is not multiplied by readers
+                // the readers fill the shared queue and wait: it is not multiplied by readers
+                awaitFullQueue(read, 2);
                 java.util.BitSet seen = new java.util.BitSet();
                 long count = 0;
                 for (Object[] row; (row = p.next()) != null; count++) {
@@ -95,11 +120,16 @@ class RowPrefetcherTest {
     void oneReaderFailingEndsTheStreamWithItsFailure() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             IllegalStateException boom = new IllegalStateException("boom");
-            List<RowCursor> cursors = List.of(rows(0, RowPrefetcher.BATCH * 50, null),
-                rows(1_000_000, RowPrefetcher.BATCH * 3, boom), rows(2_000_000, RowPrefetcher.BATCH * 50, null));
+            List<AtomicLong> read = List.of(new AtomicLong(), new AtomicLong(), new AtomicLong());
+            List<RowCursor> cursors = List.of(rows(0, RowPrefetcher.BATCH * 50, null, read.get(0)),
+                rows(1_000_000, RowPrefetcher.BATCH * 3, boom, read.get(1)),
+                rows(2_000_000, RowPrefetcher.BATCH * 50, null, read.get(2)));
             try (RowPrefetcher p = new RowPrefetcher(cursors, 1)) {
                 p.start();
-                Thread.sleep(300);
+                // every reader runs and together they have filled the queue before the consumer starts
+                Await.until(Duration.ofSeconds(20), "the readers to fill the queue", () -> read.stream()
+                    .allMatch(r -> r.get() > 0) && read.stream().mapToLong(AtomicLong::get).sum()
+                    >= (long) RowPrefetcher.QUEUE * RowPrefetcher.BATCH);
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
                     while (p.next() != null) {
                         // drain

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * published: a wrong password, a dead port, the server failing an insert in the middle of a load, an HTTP 5xx from a
  * proxy, a server slower than the alias's socket timeout.
  */
+@io.dpone.testing.ProcessTest
 class TwinFailureTest {
     private static final String SERVER = "clickhouse_server";
     private static TwinProcess twin;

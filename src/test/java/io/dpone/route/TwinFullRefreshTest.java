@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the server) through the HTTP twin: each route a server supports loads the demo table with every gate green, and a
  * planted defect turns its gate red with nothing published. A twin run, not a server run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class TwinFullRefreshTest {
     private static final String SERVER = "clickhouse_server";
     private static TwinProcess twin;

@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * them with {@code s3()} through a named collection created on the twin by SQL, as a platform team creates one on a
  * server. Every gate green and the run prefix cleaned up. A twin run, not a server run.
  */
+@io.dpone.testing.ProcessTest
 class TwinObjectStorageTest {
     private static final String COLLECTION = "twin_stage";
     private static EmbeddedS3 s3;

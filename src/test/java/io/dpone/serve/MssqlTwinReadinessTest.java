@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * works, down (with neither the password nor the endpoint in its details) when it does not. A twin run, not a
  * server run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinReadinessTest {
     static MssqlTwinProcess twin;
 

@@ -78,20 +78,9 @@ final class ServeFixture {
         }
     }
 
-    /** Polls {@code condition} every 50 ms until it holds or {@code timeout} passes; fails with {@code what}. */
+    /** Until {@code condition} holds, at most {@code timeout}; fails with {@code what} ({@link io.dpone.testing.Await}). */
     static void await(Duration timeout, String what, BooleanSupplier condition) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        io.dpone.testing.Await.until(timeout, what, condition);
     }
 
     /** The value of the Prometheus sample {@code name{labels}} in {@code body}, or -1 when absent. */

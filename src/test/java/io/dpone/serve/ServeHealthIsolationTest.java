@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * deadline. The management port binds loopback by default; a port out of range or taken is refused typed before
  * anything starts.
  */
+@io.dpone.testing.EngineTest
 class ServeHealthIsolationTest {
     @TempDir
     Path dir;

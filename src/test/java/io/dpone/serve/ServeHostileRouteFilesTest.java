@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * readiness details name the file and code, never the endpoint. A file whose loading throws an Error makes serve
  * not ready and leaves the reload running.
  */
+@io.dpone.testing.EngineTest
 class ServeHostileRouteFilesTest {
     static final String ROUTES = "io.dpone:type=serve,name=routes";
 

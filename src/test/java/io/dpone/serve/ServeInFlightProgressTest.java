@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * While a serve job's run is in flight its figures move (rows read, chunks, the source's estimate, the route step),
  * read here from the job's JMX bean at the moment the second chunk loads; after the run they are back at zero.
  */
+@io.dpone.testing.EngineTest
 class ServeInFlightProgressTest {
     @TempDir
     Path dir;

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * MBean (strings, arrays, composite and tabular values as text) names a planted secret, endpoint or path, or holds a
  * stack trace.
  */
+@io.dpone.testing.EngineTest
 class ServeJmxChannelTest {
     static final String PASSWORD = "jmx-Pl4nted-Secret-5150";
     static final String S3_SECRET = "jmx-Pl4nted-S3-Secret-5150";

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while it runs arrive, and the lag behind the source is in JMX ({@code MilliSecondsBehindSource}) and Prometheus
  * ({@code dpone_cdc_behind_source_seconds}): 0 once the stream has caught up.
  */
+@io.dpone.testing.EngineTest
 class ServeLiveCdcTest {
     static final String STREAM = "io.dpone:type=cdc,name=orders_live";
 

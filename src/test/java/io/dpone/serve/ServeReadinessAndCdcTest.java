@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dpone_connection_up}) and while an operator stops a route; a CDC stream ticks through the shipped tick route (applied once, replayed after, committed position
  * and counters in JMX and Prometheus), a cron (quartz) schedule fires, and a certification runs on demand over JMX.
  */
+@io.dpone.testing.EngineTest
 class ServeReadinessAndCdcTest {
     static final String STREAM = "io.dpone:type=cdc,name=orders";
     static final String SECRET = "planted-S3cret-4711";

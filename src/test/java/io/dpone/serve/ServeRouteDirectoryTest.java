@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refused with its file and line (JMX and readiness detail) while the others serve, and with reload on a file
  * added or fixed after start is picked up.
  */
+@io.dpone.testing.EngineTest
 class ServeRouteDirectoryTest {
     static final String ROUTES = "io.dpone:type=serve,name=routes";
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Boots dpone serve in-process on the embedded engines: a scheduled run, health, JMX and Prometheus agree. */
+@io.dpone.testing.EngineTest
 class ServeRuntimeTest {
     static final int ROWS = 10_000;
     static final String JOB = "io.dpone:type=jobs,name=sales";

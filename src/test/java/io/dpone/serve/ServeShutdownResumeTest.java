@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * state directory, a run-now during the load is skipped (not queued), and the next start resumes the same run id
  * and lands exactly the source rows.
  */
+@io.dpone.testing.EngineTest
 class ServeShutdownResumeTest {
     static final int ROWS = 8_000;
 
@@ -98,7 +99,7 @@ class ServeShutdownResumeTest {
     private static Thread dumpThreadsAfter(Duration after) {
         Thread t = new Thread(() -> {
             try {
-                Thread.sleep(after.toMillis());
+                Thread.sleep(after.toMillis()); // a diagnostic timer (interrupted when the stop ends), not a wait
             } catch (InterruptedException e) {
                 return;
             }

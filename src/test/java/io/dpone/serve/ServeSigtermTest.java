@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A real SIGTERM to a forked {@code dpone serve} (a CDC stream only, so the child needs no embedded ClickHouse):
  * the JVM's shutdown hook stops the serve gracefully and the process exits within the bound.
  */
+@io.dpone.testing.ProcessTest
 class ServeSigtermTest {
     @TempDir
     Path dir;
@@ -46,22 +46,18 @@ class ServeSigtermTest {
                 output_dir: cdc/out
             """);
         Path stderr = dir.resolve("stderr.txt");
-        ProcessBuilder pb = new ProcessBuilder(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.dpone.cli.DponeCli", "serve",
-            "--config", config.toString(), "--http-port", String.valueOf(port), "--state-dir", dir.resolve("state").toString(),
-            "--log-format", "json"))
-            .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile());
-        pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
-        pb.environment().put("DPONE_HOME", dir.resolve("home").toString());
-        Process p = pb.start();
+        Process p = io.dpone.testing.ChildJvm.cli().jvm("-Xmx256m").args("serve", "--config", config.toString(),
+                "--http-port", String.valueOf(port), "--state-dir", dir.resolve("state").toString(), "--log-format", "json")
+            .withoutEnv("DPONE_RUNTIME_CONNECTION_CONTEXT").env("DPONE_HOME", dir.resolve("home").toString())
+            .stdout(dir.resolve("stdout.txt")).stderr(stderr).start();
         try {
             await(Duration.ofSeconds(60), "a CDC tick in the forked serve", () -> sample(get(port, ServeRuntime.METRICS).body(),
                 "dpone_cdc_ticks_total", "stream=\"orders\"") >= 1);
             long t0 = System.nanoTime();
             p.destroy(); // SIGTERM
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the serve must exit within the bound after SIGTERM");
+            int exit = io.dpone.testing.Await.exit(p, Duration.ofSeconds(30), "the serve after SIGTERM");
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertEquals(143, p.exitValue(), "exit on SIGTERM");
+            assertEquals(143, exit, "exit on SIGTERM");
             String log = Files.readString(stderr);
             assertTrue(log.contains("dpone serve stopping") && log.contains("dpone serve stopped"), log);
             com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();

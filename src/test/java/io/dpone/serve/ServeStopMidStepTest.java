@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run as {@code serve.shutdown_interrupted}, not as a failed run or an internal error, and the job keeps its run id
  * for the next start; the target is untouched.
  */
+@io.dpone.testing.EngineTest
 class ServeStopMidStepTest {
     @TempDir
     Path dir;

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * middle of a full refresh, and the next start resumes the run id loading only the rows the stopped attempt had not
  * staged; the gates pass over the whole table.
  */
+@io.dpone.testing.ProcessTest
 class ServeStopResumeProcessTest {
     static final int ROWS = 60_000;
 
@@ -33,7 +33,8 @@ class ServeStopResumeProcessTest {
         Path home = dir.resolve("home");
         Process seed = child(List.of("demo", "seed", "--rows", String.valueOf(ROWS), "--quiet"), home,
             dir.resolve("seed.txt"));
-        assertTrue(seed.waitFor(120, TimeUnit.SECONDS) && seed.exitValue() == 0, () -> read(dir.resolve("seed.txt")));
+        assertEquals(0, io.dpone.testing.Await.exit(seed, Duration.ofSeconds(120), "demo seed"),
+            () -> read(dir.resolve("seed.txt")));
         Path manifest = Manifests.write(dir.resolve("sales.batch.yaml"), """
             name: stop-resume
             source:
@@ -56,7 +57,7 @@ class ServeStopResumeProcessTest {
         try {
             await(Duration.ofSeconds(120), "a few chunks of the run", () -> chunksDone(first) >= 3);
             serve.destroy(); // SIGTERM
-            assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "the serve stops within the bound");
+            io.dpone.testing.Await.exit(serve, Duration.ofSeconds(60), "the serve after SIGTERM");
         } finally {
             serve.destroyForcibly();
         }
@@ -69,8 +70,7 @@ class ServeStopResumeProcessTest {
             await(Duration.ofSeconds(120), "the resumed run to pass", () -> read(second).contains(" passed: "));
         } finally {
             again.destroy();
-            again.waitFor(60, TimeUnit.SECONDS);
-            again.destroyForcibly();
+            io.dpone.testing.Await.exit(again, Duration.ofSeconds(60), "the second serve after SIGTERM");
         }
         String log = read(second);
         assertTrue(log.contains(" resumed"), log);
@@ -101,13 +101,8 @@ class ServeStopResumeProcessTest {
     }
 
     private Process child(List<String> args, Path home, Path output) throws IOException {
-        List<String> command = new java.util.ArrayList<>(List.of(
-            io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-Djna.nosys=true", "-cp",
-            System.getProperty("java.class.path"), "io.dpone.cli.DponeCli"));
-        command.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-        pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
-        pb.environment().put("DPONE_HOME", home.toString());
-        return pb.start();
+        return io.dpone.testing.ChildJvm.cli().jvm("-Xmx1g", "-Djna.nosys=true").args(args)
+            .withoutEnv("DPONE_RUNTIME_CONNECTION_CONTEXT").env("DPONE_HOME", home.toString()).mergeStderr()
+            .stdout(output).start();
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * exactly once across the ranges, whatever the key distribution; keys that cannot split fall back to one reader
  * with a note.
  */
+@io.dpone.testing.EngineTest
 class ParallelReadTest {
     String h2;
     Connection db;

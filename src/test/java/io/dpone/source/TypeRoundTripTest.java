@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every mapped SQL Server type makes the trip into the embedded ClickHouse exactly: values are read back by their
  * bits (floats), unscaled digits (decimals), UTF-8 bytes (text), ticks (timestamps) and compared with the source.
  */
+@io.dpone.testing.EngineTest
 public class TypeRoundTripTest {
     static final String[] TEXTS = {"", "ascii", "tab\tnew\nline\r\\back", "Ünïcödé", "李小龍", "😀🙏🏽👩‍👩‍👧",
         "\u0000nul", "'quote\"", "मानक", "x".repeat(5000)};

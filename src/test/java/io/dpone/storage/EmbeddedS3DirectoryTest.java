@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 37: the embedded S3's directory (objects hold rows) is private, and a shared or foreign directory at its name
  * (another user's pre-created {@code /tmp/dpone-embedded-s3}) is refused typed.
  */
+@io.dpone.testing.EngineTest
 class EmbeddedS3DirectoryTest {
     @TempDir
     Path dir;

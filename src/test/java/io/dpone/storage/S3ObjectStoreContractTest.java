@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The S3 store keeps the {@link ObjectStore} contract against S3Proxy (in process, filesystem blobs), with a list
  * page of 10 keys so that listing and bulk deletes cross pages.
  */
+@io.dpone.testing.EngineTest
 class S3ObjectStoreContractTest extends ObjectStoreContract {
     private static final AtomicInteger BUCKETS = new AtomicInteger();
 

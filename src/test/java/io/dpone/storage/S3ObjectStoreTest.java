@@ -29,6 +29,7 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
+@io.dpone.testing.EngineTest
 class S3ObjectStoreTest {
     private static final long MIB = 1024 * 1024;
     private static final AtomicInteger BUCKETS = new AtomicInteger();

@@ -77,7 +77,7 @@ public final class TestStateGuard implements LauncherSessionListener {
         while (foreignBuild == null) {
             foreignBuild = foreignBuildNow();
             try {
-                Thread.sleep(2_000);
+                Thread.sleep(2_000); // how often the background watch looks for other builds
             } catch (InterruptedException e) {
                 return;
             }

@@ -10,11 +10,10 @@ import io.dpone.cdc.mssql.H2CdcFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the kernel's alarm; SIGTERM in the middle of a run ends it promptly with {@code runtime.interrupted}, and the same
  * run id then completes it.
  */
+@io.dpone.testing.ProcessTest
 class BoundedCommandTest {
     @TempDir
     Path dir;
@@ -71,12 +71,9 @@ class BoundedCommandTest {
 
     @Test
     void aJvmWhoseGuardCannotRunIsEndedByTheKernelsAlarm() throws Exception {
-        List<String> command = List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp", System.getProperty("java.class.path"),
-            HardBoundMain.class.getName(), dir.toString());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("hard.txt").toFile()).start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the alarm must end the process");
-        assertEquals(128 + 14, p.exitValue(), "ended by SIGALRM");
+        int exit = io.dpone.testing.ChildJvm.main(HardBoundMain.class).args(dir.toString()).mergeStderr()
+            .stdout(dir.resolve("hard.txt")).run(Duration.ofSeconds(60), "the JVM the alarm must end");
+        assertEquals(128 + 14, exit, "ended by SIGALRM");
         String out = Files.readString(dir.resolve("hard.txt"));
         assertTrue(out.contains("armed") && !out.contains("still alive"), out);
     }
@@ -93,17 +90,12 @@ class BoundedCommandTest {
             .toAbsolutePath());
         Process p = start(env, dir.resolve("term"), "run", m.toString(), "--run-id", "term-1", "--format", "json");
         Path spool = dir.resolve("home").resolve("spool");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!hasChunks(spool)) {
-            assertTrue(p.isAlive(), "the run ended before it could be interrupted: " + read(dir.resolve("term.err")));
-            assertTrue(System.nanoTime() < deadline, "no chunk spooled");
-            Thread.sleep(10);
-        }
+        awaitChunk(p, spool, dir.resolve("term.err"));
         long t0 = System.nanoTime();
         p.destroy(); // SIGTERM
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM ends the run within the bound");
+        int exit = io.dpone.testing.Await.exit(p, Duration.ofSeconds(30), "the run after SIGTERM");
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertEquals(143, p.exitValue(), read(dir.resolve("term.err")));
+        assertEquals(143, exit, read(dir.resolve("term.err")));
         assertEquals("", read(dir.resolve("term.out")));
         // one document on stderr: the run's report, its only blocker the stop (not what failed while stopping)
         JsonNode stopped = new ObjectMapper().readTree(read(dir.resolve("term.err")));
@@ -125,14 +117,9 @@ class BoundedCommandTest {
         // text: one paragraph (what stopped, what is kept, the command), no JSON, no log line, no second failure
         assertFalse(hasChunks(spool), "the passed run left no spooled chunk");
         Process text = start(env, dir.resolve("text"), "run", m.toString(), "--run-id", "term-2", "-q");
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!hasChunks(spool)) {
-            assertTrue(text.isAlive(), "the run ended before it could be interrupted: " + read(dir.resolve("text.err")));
-            assertTrue(System.nanoTime() < deadline, "no chunk spooled");
-            Thread.sleep(10);
-        }
+        awaitChunk(text, spool, dir.resolve("text.err"));
         text.destroy();
-        assertTrue(text.waitFor(30, TimeUnit.SECONDS));
+        io.dpone.testing.Await.exit(text, Duration.ofSeconds(30), "the run after SIGTERM");
         String paragraph = read(dir.resolve("text.err"));
         assertTrue(paragraph.startsWith("run term-2 stopped by a signal while loading dbo.sales into analytics.sales"),
             paragraph);
@@ -153,6 +140,18 @@ class BoundedCommandTest {
             + "interrupted attempt, [0-9,]+ loaded now\n.*"), textResumed.stdout);
     }
 
+    /** Until the running {@code p} has spooled a chunk (then it is in the middle of its load). */
+    private static void awaitChunk(Process p, Path spool, Path stderr) {
+        io.dpone.testing.Await.until(Duration.ofSeconds(120), "a spooled chunk", () -> {
+            assertTrue(p.isAlive(), () -> "the run ended before it could be interrupted: " + read(stderr));
+            try {
+                return hasChunks(spool);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
     private static boolean hasChunks(Path spool) throws IOException {
         if (!Files.isDirectory(spool)) {
             return false;
@@ -167,25 +166,17 @@ class BoundedCommandTest {
 
     private Run run(Map<String, String> env, int boundSeconds, String... args) throws Exception {
         Path base = dir.resolve("cmd-" + System.nanoTime());
-        Process p = start(env, base, args);
-        boolean exited = p.waitFor(boundSeconds, TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
-        }
-        assertTrue(exited, "the command hung: " + read(Path.of(base + ".err")));
-        return new Run(p.exitValue(), read(Path.of(base + ".out")), read(Path.of(base + ".err")));
+        int exit = io.dpone.testing.Await.exit(start(env, base, args), Duration.ofSeconds(boundSeconds),
+            "dpone " + String.join(" ", args));
+        return new Run(exit, read(Path.of(base + ".out")), read(Path.of(base + ".err")));
     }
 
     private static Process start(Map<String, String> env, Path base, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-            "io.dpone.cli.DponeCli"));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(Path.of(base + ".out").toFile())
-            .redirectError(Path.of(base + ".err").toFile());
-        pb.environment().remove("DPONE_RUNTIME_CONNECTION_CONTEXT");
-        pb.environment().remove("DPONE_PHASE_TIMEOUT");
-        pb.environment().putAll(env);
-        return pb.start();
+        io.dpone.testing.ChildJvm dpone = io.dpone.testing.ChildJvm.cli().jvm("-Xmx1g").args(args)
+            .withoutEnv("DPONE_RUNTIME_CONNECTION_CONTEXT").withoutEnv("DPONE_PHASE_TIMEOUT")
+            .stdout(Path.of(base + ".out")).stderr(Path.of(base + ".err"));
+        env.forEach(dpone::env);
+        return dpone.start();
     }
 
 

@@ -15,7 +15,7 @@ public final class HardBoundMain {
         PhaseWatchdog.arm(Duration.ofSeconds(1), Path.of(args[0]), (p, b, d) -> { }, false, 1);
         System.out.println("armed");
         System.out.flush();
-        Thread.sleep(120_000);
+        Thread.sleep(120_000); // the hang under test: only the kernel's alarm may end it
         System.out.println("still alive");
     }
 }

@@ -8,7 +8,7 @@ public final class NeverAnsweringSource {
     }
 
     public static byte[] maxLsn(Connection c) throws InterruptedException {
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.sleep(Long.MAX_VALUE); // the never-answering source under test
         return null;
     }
 }

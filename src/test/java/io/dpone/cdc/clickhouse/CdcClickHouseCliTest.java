@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code dpone ops cdc-runtime-run --sink-connection-id}: local events JSON and checkpoint, ClickHouse CDC log. */
+@io.dpone.testing.EngineTest
 class CdcClickHouseCliTest {
     @TempDir
     Path dir;

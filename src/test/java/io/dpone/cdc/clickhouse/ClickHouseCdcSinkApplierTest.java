@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The ClickHouse CDC log beyond the applier contract (which {@code io.dpone.cdc.ClickHouseSinkApplierContractTest}
  * runs against it): retried inserts, payload typing, late columns, table definition, refusals.
  */
+@io.dpone.testing.EngineTest
 public class ClickHouseCdcSinkApplierTest {
     public static final StreamIdentity STREAM = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
         "analytics.orders", List.of("order_id"));

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A full runtime tick (Camel route) with the shipped example events, the ClickHouse log and offset table. */
+@io.dpone.testing.EngineTest
 class ClickHouseCdcTickTest {
     @TempDir
     Path dir;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * The ClickHouse checkpoint table beyond the offset-store contract (which
  * {@code io.dpone.cdc.ClickHouseOffsetStoreContractTest} runs against it): the latest save wins across parts and merges.
  */
+@io.dpone.testing.EngineTest
 class ClickHouseOffsetStoreTest {
     static final StreamIdentity STREAM = ClickHouseCdcSinkApplierTest.STREAM;
     static final StreamIdentity OTHER = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",

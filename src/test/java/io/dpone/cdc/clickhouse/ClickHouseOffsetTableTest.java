@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code saved_version} beyond a long crashed the load. Both are now {@code cdc_runtime.checkpoint_invalid} naming the
  * column, and the table is not written.
  */
+@io.dpone.testing.EngineTest
 class ClickHouseOffsetTableTest {
     static final StreamIdentity STREAM = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
         "analytics.orders", List.of("order_id"));

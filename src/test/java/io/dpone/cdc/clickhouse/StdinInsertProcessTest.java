@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,18 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
  * insert with {@code INSERT ... SELECT} ({@code ClickHouseSql.insertRow}). Run in a child JVM, whose stdin the test
  * controls.
  */
+@io.dpone.testing.ProcessTest
 class StdinInsertProcessTest {
     @Test
     void oneRowStoresIgnoreDataOnStandardInput(@TempDir Path dir) throws Exception {
         Path input = dir.resolve("stdin.txt");
         Files.writeString(input, "not,for,the,engine\n{\"x\": 1}\n");
         Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-cp",
-            System.getProperty("java.class.path"), StdinInsertMain.class.getName(), dir.resolve("chdb").toString())
-            .redirectInput(input.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child did not finish");
+        int exit = io.dpone.testing.ChildJvm.main(StdinInsertMain.class).args(dir.resolve("chdb").toString())
+            .stdin(input).mergeStderr().stdout(out).run(java.time.Duration.ofSeconds(120), "the child");
         List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), String.join("\n", lines));
+        assertEquals(0, exit, String.join("\n", lines));
         // the engine's behaviour the stores avoid: the VALUES row plus the piped lines, which do not parse
         assertTrue(lines.contains("values: refused"), String.join("\n", lines));
         assertTrue(lines.contains("checkpoint: 0x2A"), String.join("\n", lines));

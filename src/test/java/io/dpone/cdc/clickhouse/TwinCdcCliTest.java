@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * into the CDC log with the checkpoint committed, the same tick again (replayed, nothing applied twice), and the
  * materialization of the log into the serving table.
  */
+@io.dpone.testing.ProcessTest
 class TwinCdcCliTest {
     @TempDir
     Path dir;

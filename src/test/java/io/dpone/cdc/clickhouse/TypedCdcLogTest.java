@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A CDC log written with the source's column types is typed like a full refresh, keeps the types in its column
  * comments, refuses a value that does not fit and a schema change, and materializes into a typed serving table.
  */
+@io.dpone.testing.EngineTest
 class TypedCdcLogTest {
     static final StreamIdentity STREAM = new StreamIdentity("orders-cdc", "mssql_cdc", "dbo", "orders",
         "analytics.orders", List.of("order_id"));

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The spec's live command, end to end through the CLI, for both backends (H2 emulations, embedded ClickHouse). */
+@io.dpone.testing.EngineTest
 class LiveCdcCliTest {
     @TempDir
     Path dir;

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Live ticks (the Camel route) from the H2 emulations into the embedded ClickHouse CDC log and offset table. */
+@io.dpone.testing.EngineTest
 class LiveCdcTickTest {
     static ClickHouseEndpoint ch;
 
@@ -150,7 +151,7 @@ class LiveCdcTickTest {
         try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
             fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
             fx.txn().insert(row(2, "new", "2.00", null, null)).commit();
-            Thread.sleep(300);
+            Thread.sleep(300); // the lag under test: 300 ms of the source clock pass after the commits
             CdcRunOptions o = options(SqlServerCdcReader.BACKEND, db, 1);
             CdcRuntimeRunReport behind = tick(o, fx.connection);
             assertTrue(behind.passed() && behind.committed(), String.valueOf(behind.blockers()));

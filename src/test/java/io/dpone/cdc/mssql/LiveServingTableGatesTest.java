@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * against it (row count, NULL counts, the typed hash over every value), with typed columns (Decimal(18, 2),
  * DateTime64(7), text) rather than JSON text. Seeded random histories: inserts, updates, deletes, key changes.
  */
+@io.dpone.testing.EngineTest
 class LiveServingTableGatesTest {
     static ClickHouseEndpoint ch;
 

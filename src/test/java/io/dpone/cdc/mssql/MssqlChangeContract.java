@@ -96,23 +96,19 @@ abstract class MssqlChangeContract {
             ps.setInt(1, marker);
             ps.executeUpdate();
         }
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
-        while (true) {
+        // a server's capture job reads the log asynchronously: there is nothing to wait on but its table
+        io.dpone.testing.Await.until(java.time.Duration.ofSeconds(120), "the capture job to record the marker", () -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM cdc.[dbo_" + table + "_CT] "
                 + "WHERE order_id = ? AND [__$operation] = 2")) {
                 ps.setInt(1, marker);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return;
-                    }
+                    return rs.getLong(1) > 0;
                 }
+            } catch (java.sql.SQLException e) {
+                throw new AssertionError(e);
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the capture job did not record the marker within 120 s");
-            }
-            Thread.sleep(200); // polling a server's asynchronous capture job: there is nothing to wait on
-        }
+        });
     }
 
     Connection source() {

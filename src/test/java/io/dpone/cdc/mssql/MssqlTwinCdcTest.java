@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link MssqlChangeContract} against the SQL Server twin (its own process; capture at commit instead of a log
  * reader job). A twin run, not a server run (docs/testing.md).
  */
+@io.dpone.testing.ProcessTest
 class MssqlTwinCdcTest extends MssqlChangeContract {
     private MssqlTwinProcess twin;
 

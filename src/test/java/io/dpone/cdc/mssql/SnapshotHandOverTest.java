@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commits the stream's first checkpoint; after one tick and a materialization, the serving table equals the source
  * exactly (a full refresh's gates: row count, NULL counts, typed hash over every value).
  */
+@io.dpone.testing.EngineTest
 class SnapshotHandOverTest {
     static ClickHouseEndpoint ch;
 
@@ -182,7 +183,7 @@ class SnapshotHandOverTest {
                         }
                         txn.commit();
                         written.incrementAndGet();
-                        Thread.sleep(2);
+                        Thread.sleep(2); // a writer paced on purpose: commits keep coming during the run
                     }
                 } catch (Throwable e) {
                     failed.set(e);
@@ -192,9 +193,8 @@ class SnapshotHandOverTest {
             RunReport report;
             int before;
             try {
-                while (written.get() < 5) {
-                    Thread.sleep(5);
-                }
+                io.dpone.testing.Await.until(java.time.Duration.ofSeconds(60), "the writer's first commits",
+                    () -> written.get() >= 5 || failed.get() != null);
                 before = written.get();
                 report = Dpone.run(manifest, "handover-1", TestEngines.context(url), ProgressListener.NONE,
                     dir.resolve("state"));

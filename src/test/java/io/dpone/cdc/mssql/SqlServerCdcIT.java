@@ -94,16 +94,17 @@ class SqlServerCdcIT {
             rs.next();
             target = rs.getBytes(1);
         }
-        for (int i = 0; i < 120; i++) {
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM cdc.dbo_orders_CT")) {
-                rs.next();
-                if (rs.getLong(1) >= 7) {
-                    return;
+        byte[] lsn = target;
+        // a server's capture job reads the log asynchronously: there is nothing to wait on but its table
+        io.dpone.testing.Await.until(java.time.Duration.ofSeconds(120), "the CDC capture job to catch up (target "
+            + Lsn.of(lsn) + ")", () -> {
+                try (ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM cdc.dbo_orders_CT")) {
+                    rs.next();
+                    return rs.getLong(1) >= 7;
+                } catch (java.sql.SQLException e) {
+                    throw new AssertionError(e);
                 }
-            }
-            Thread.sleep(1000);
-        }
-        throw new AssertionError("the CDC capture job did not catch up (target " + Lsn.of(target) + ")");
+            });
     }
 
     static CdcRunOptions options(String backend, String db, int maxEvents) {

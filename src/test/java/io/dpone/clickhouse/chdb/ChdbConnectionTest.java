@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * The JVM keeps working after the embedded engine connects: HotSpot turns SIGSEGV into NullPointerException and
  * StackOverflowError, which only works when chDB's signal handlers have been replaced by the JVM's again.
  */
+@io.dpone.testing.EngineTest
 class ChdbConnectionTest {
     private static int depth;
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A missing, tampered or conflicting engine is a clear, typed error, never a crash. */
+@io.dpone.testing.EngineTest
 class ChdbInstallerTest {
     @TempDir
     Path dir;

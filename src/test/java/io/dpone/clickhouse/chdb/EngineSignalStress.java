@@ -58,7 +58,7 @@ public final class EngineSignalStress {
             if (hold) {
                 System.out.println("ready");
                 System.out.flush();
-                Thread.sleep(Long.MAX_VALUE);
+                Thread.sleep(Long.MAX_VALUE); // holds the engine open until the test's signal
             }
             held.forEach(ChdbConnection::close);
             stop.set(true);
@@ -116,7 +116,7 @@ public final class EngineSignalStress {
             System.gc(); // a safepoint: every compiled thread takes its poll, a SIGSEGV on a protected page
             gcs.incrementAndGet();
             try {
-                Thread.sleep(5);
+                Thread.sleep(5); // the pace of the forced safepoints, the stress itself
             } catch (InterruptedException e) {
                 return;
             }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import io.dpone.testing.Await;
+import io.dpone.testing.ChildJvm;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * within its bound. Then a process holding the engine open answers SIGQUIT with the JVM's thread dump and SIGTERM
  * with its shutdown hooks, as any JVM does.
  */
+@io.dpone.testing.ProcessTest
 class EngineSignalStressTest {
     private static final int PROCESSES = 8;
     private static final int OPENS_PER_PROCESS = 15;
@@ -33,13 +34,14 @@ class EngineSignalStressTest {
         for (int i = 0; i < PROCESSES; i++) {
             Path work = Files.createDirectories(dir.resolve("p" + i));
             Process p = start(work, String.valueOf(OPENS_PER_PROCESS));
-            boolean exited = p.waitFor(BOUND_SECONDS, TimeUnit.SECONDS);
-            String out = output(work);
-            if (!exited) {
-                p.destroyForcibly();
+            int exit;
+            try {
+                exit = Await.exit(p, Duration.ofSeconds(BOUND_SECONDS), "process " + i);
+            } catch (AssertionError hung) {
+                throw new AssertionError(hung.getMessage() + ":\n" + output(work), hung);
             }
-            assertTrue(exited, "process " + i + " hung:\n" + out);
-            assertEquals(0, p.exitValue(), "process " + i + " died (exit " + p.exitValue() + "):\n" + out);
+            String out = output(work);
+            assertEquals(0, exit, "process " + i + " died (exit " + exit + "):\n" + out);
             assertTrue(out.contains("opens=" + OPENS_PER_PROCESS + " npes="), out);
             opens += OPENS_PER_PROCESS;
         }
@@ -51,15 +53,16 @@ class EngineSignalStressTest {
         Process p = start(dir, "3", "hold");
         try {
             await(() -> output(dir).contains("ready"), "the engine open");
-            new ProcessBuilder("kill", "-QUIT", String.valueOf(p.pid())).start().waitFor();
+            Await.exit(new ProcessBuilder("kill", "-QUIT", String.valueOf(p.pid())).start(), Duration.ofSeconds(30),
+                "kill -QUIT");
             // the JVM writes the dump progressively: wait for a thread of ours in it, not just its header
             await(() -> output(dir).contains("Full thread dump") && output(dir).contains("\"npe-thrower\""),
                 "a thread dump listing the Java threads after SIGQUIT");
             assertTrue(p.isAlive(), "SIGQUIT must not end the process");
             long t0 = System.nanoTime();
             p.destroy(); // SIGTERM
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM ends the process within the bound");
-            assertEquals(143, p.exitValue(), "killed by SIGTERM through the JVM's own handler, not a crash");
+            assertEquals(143, Await.exit(p, Duration.ofSeconds(30), "the process after SIGTERM"),
+                "killed by SIGTERM through the JVM's own handler, not a crash");
             assertTrue(output(dir).contains("shutdown hook ran"), output(dir));
             assertTrue((System.nanoTime() - t0) / 1_000_000_000 < 30);
         } finally {
@@ -68,12 +71,8 @@ class EngineSignalStressTest {
     }
 
     private static Process start(Path work, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), EngineSignalStress.class.getName(),
-            work.toString()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve("out.txt").toFile())
-            .start();
+        return ChildJvm.main(EngineSignalStress.class).jvm("-Xmx256m").args(work.toString()).args(args).mergeStderr()
+            .stdout(work.resolve("out.txt")).start();
     }
 
     private static String output(Path work) {
@@ -84,11 +83,7 @@ class EngineSignalStressTest {
         }
     }
 
-    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-            Thread.sleep(100);
-        }
+    private static void await(java.util.function.BooleanSupplier condition, String what) {
+        Await.until(Duration.ofSeconds(60), what, condition);
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * its connect sets SIGHUP to SIG_IGN) is refused with a message naming the signal, its connection closed, and the
  * JVM's disposition put back.
  */
+@io.dpone.testing.EngineTest
 class SignalChangeRefusalTest {
     private static final int SIGHUP = 1;
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * The engine cannot change a signal disposition: its calls to {@code sigaction} and {@code signal} go to stubs that
  * only report the current disposition, and every connect leaves the JVM's handlers exactly as they were.
  */
+@io.dpone.testing.EngineTest
 class SignalIsolationTest {
     private static final int SIGSEGV = 11;
     private static final int SIGHUP = 1;

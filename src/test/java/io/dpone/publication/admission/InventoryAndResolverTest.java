@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+@io.dpone.testing.EngineTest
 class InventoryAndResolverTest {
     static final String CLUSTER = "analytics_cluster_external";
 

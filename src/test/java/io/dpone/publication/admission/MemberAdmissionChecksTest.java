@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+@io.dpone.testing.EngineTest
 class MemberAdmissionChecksTest {
     static final MemberId M = MemberId.of("analytics_cluster_external", "ch1", 9000);
     static final Duration WINDOW = Duration.ofDays(1);

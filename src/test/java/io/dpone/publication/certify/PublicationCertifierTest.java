@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Live certification: refused without explicit approval; a run that cannot publish is FAIL evidence, never PASS. */
+@io.dpone.testing.EngineTest
 class PublicationCertifierTest {
     private static final Path EXTERNAL = Path.of("examples/batch/clickhouse-external-replication-full-refresh.batch.yaml");
 

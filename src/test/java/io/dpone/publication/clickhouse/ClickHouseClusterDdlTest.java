@@ -19,6 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Rendering and queue-status mapping; the statements themselves run only against a real cluster (the IT). */
+@io.dpone.testing.EngineTest
 class ClickHouseClusterDdlTest {
     static final String CLUSTER = "analytics_cluster_external";
 

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every member operation as real SQL on the embedded engine. */
+@io.dpone.testing.EngineTest
 class ClickHouseClusterMemberTest {
     static final MemberId ID = MemberId.of("analytics_cluster_external", "ch1", 9000);
     static ClickHouseEndpoint ch;

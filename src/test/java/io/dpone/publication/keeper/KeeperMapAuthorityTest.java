@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The KeeperMap authority on the embedded engine with an embedded ZooKeeper (strict mode works there). */
+@io.dpone.testing.EngineTest
 class KeeperMapAuthorityTest extends PublicationAuthorityContract {
     static ClickHouseEndpoint ch;
     static KeeperMapAuthority authority;

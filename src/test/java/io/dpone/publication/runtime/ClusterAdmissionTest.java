@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * queue settings. Members are the same engine behind an endpoint that can answer one query differently, the way a
  * member with its own configuration would.
  */
+@io.dpone.testing.EngineTest
 class ClusterAdmissionTest {
     static final Duration WINDOW = Duration.ofDays(1);
     static final String SECRET = "planted-secret-host.example.internal";

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster with internal_replication=false and nothing behind it. Admission must finish (or block) before any
  * extraction, artifact or authority write, and a cluster manifest never falls back to a local publication.
  */
+@io.dpone.testing.EngineTest
 class ClusterPublicationRunnerTest {
     private static final String ALIAS = "cluster_ch";
 

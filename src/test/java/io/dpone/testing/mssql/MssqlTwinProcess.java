@@ -3,8 +3,6 @@ package io.dpone.testing.mssql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,14 +30,10 @@ public final class MssqlTwinProcess implements AutoCloseable {
     /** Starts a twin on {@code dataDir} with the database {@link #DATABASE} and waits (up to 120 s) until it serves. */
     public static MssqlTwinProcess start(Path dataDir) throws IOException {
         String password = "Twin-" + Long.toHexString(System.nanoTime()) + "!";
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA,
-            io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), MssqlTwin.class.getName(),
-            "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV,
-            "--database", DATABASE));
         Files.createDirectories(dataDir);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
-        pb.environment().put(PASSWORD_ENV, password);
-        Process p = pb.start();
+        Process p = io.dpone.testing.ChildJvm.main(MssqlTwin.class).jvm("-Xmx1g").args("--port", "0", "--path",
+            dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV, "--database", DATABASE)
+            .env(PASSWORD_ENV, password).stderr(dataDir.resolve("twin.stderr")).start();
         String port = io.dpone.testing.ReadyLine.await(p, "mssql-twin ready 127.0.0.1:",
             dataDir.resolve("twin.stderr"), "the SQL Server twin");
         return new MssqlTwinProcess(p, Integer.parseInt(port), password,

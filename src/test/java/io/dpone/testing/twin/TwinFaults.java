@@ -55,7 +55,7 @@ final class TwinFaults {
 
     void delay() throws InterruptedException {
         if (delayTimes.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            Thread.sleep(delayMillis);
+            Thread.sleep(delayMillis); // the slow server a delay fault asks for
         }
     }
 }

@@ -1,14 +1,10 @@
 package io.dpone.testing.twin;
 
-import java.io.BufferedReader;
+import io.dpone.testing.ChildJvm;
+import io.dpone.testing.ReadyLine;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,43 +36,16 @@ public final class TwinProcess implements AutoCloseable {
     /** As {@link #start(Path)}, with a server configuration file for the twin's engine (null for none). */
     public static TwinProcess start(Path dataDir, Path configFile) throws IOException {
         String password = "twin-" + Long.toHexString(System.nanoTime());
-        List<String> command = new ArrayList<>(List.of(io.dpone.testing.ChildJvm.JAVA, io.dpone.testing.ChildJvm.tmpdir(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClickHouseTwin.class.getName(),
-            "--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV));
+        ChildJvm twin = ChildJvm.main(ClickHouseTwin.class).jvm("-Xmx1g")
+            .args("--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV);
         if (configFile != null) {
-            command.addAll(List.of("--config-file", configFile.toString()));
+            twin.args("--config-file", configFile.toString());
         }
         Files.createDirectories(dataDir);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectError(dataDir.resolve("twin.stderr").toFile());
-        pb.environment().put(PASSWORD_ENV, password);
-        Process p = pb.start();
-        // the ready line is awaited on another thread, so a twin that never prints cannot hang the test
-        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("clickhouse-twin ready ")) {
-                        return line.substring("clickhouse-twin ready ".length()).trim();
-                    }
-                }
-                return null;
-            } catch (IOException e) {
-                return null;
-            }
-        });
-        try {
-            String url = ready.get(120, TimeUnit.SECONDS);
-            if (url != null) {
-                return new TwinProcess(p, url, password);
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // reported below with the twin's stderr
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        p.destroyForcibly();
-        throw new IOException("the ClickHouse twin did not start: "
-            + Files.readString(dataDir.resolve("twin.stderr")));
+        Process p = twin.env(PASSWORD_ENV, password).stderr(dataDir.resolve("twin.stderr")).start();
+        String url = ReadyLine.await(p, "clickhouse-twin ready ", dataDir.resolve("twin.stderr"),
+            "the ClickHouse twin");
+        return new TwinProcess(p, url, password);
     }
 
     /** The twin this test JVM shares (started on first use, stopped when the JVM exits). */

@@ -283,7 +283,7 @@ public final class TdsConnection implements Runnable {
 
     private static void sleep(long millis) {
         try {
-            Thread.sleep(millis);
+            Thread.sleep(millis); // the stall a wire fault asks for
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

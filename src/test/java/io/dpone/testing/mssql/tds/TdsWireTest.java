@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The real mssql-jdbc against the twin's wire (a fake engine behind it): types, NULLs, params, errors, TLS, cancel. */
 @org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
+@io.dpone.testing.EngineTest
 class TdsWireTest {
     static final String PASSWORD = "wire-" + UUID.randomUUID();
     static final AtomicInteger DROP_AFTER = new AtomicInteger(-1);
