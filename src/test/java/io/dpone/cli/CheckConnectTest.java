@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the ClickHouse type it lands as and the policy in force, and everything that cannot move is refused at once with
  * its way out; without {@code --connect} nothing connects and the document has no column list.
  */
+@io.dpone.testing.EngineTest
 class CheckConnectTest {
     @TempDir
     Path dir;

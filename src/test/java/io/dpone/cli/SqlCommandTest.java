@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * HTTP twin here), as a text table or JSON; anything but a read is refused typed ({@code sql.not_read_only}) and
  * changes nothing; a server endpoint carries {@code readonly=1}; failures name the alias, never the endpoint.
  */
+@io.dpone.testing.ProcessTest
 class SqlCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir

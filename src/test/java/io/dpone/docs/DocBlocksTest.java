@@ -40,6 +40,7 @@ import org.junit.jupiter.api.TestFactory;
  * {@code <!-- doc-test: skip reason="..." -->} and are listed; see {@link DocBlock} for the markers and
  * docs/testing.md, "The docs run as written".
  */
+@io.dpone.testing.ProcessTest
 class DocBlocksTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
     private static final Path BASE = ROOT.resolve("target/doc-test");

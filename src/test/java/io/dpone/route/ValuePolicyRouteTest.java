@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code null} nulls them in a nullable column; a policy that cannot apply is refused with its manifest path. Each
  * route family (RowBinary, TabSeparated, Parquet) carries the clamped values and a {@code time(7)} column exactly.
  */
+@io.dpone.testing.EngineTest
 class ValuePolicyRouteTest {
     @TempDir
     Path dir;

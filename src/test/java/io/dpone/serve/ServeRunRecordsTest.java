@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * evidence journals, and {@code dpone runs list} (its own JVM, {@code DPONE_HOME} the home here) shows them: a
  * passed job run, a job run the stop interrupted (resumable, by the next start), and a {@code Dpone.run}.
  */
+@io.dpone.testing.ProcessTest
 class ServeRunRecordsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir

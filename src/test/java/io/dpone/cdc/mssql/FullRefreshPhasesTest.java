@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * prepare steps, the load, the gates, the publication, the cleanup) and the hand-over commit. The run's progress
  * listener sees the same steps in the order they ran.
  */
+@io.dpone.testing.EngineTest
 class FullRefreshPhasesTest {
     @TempDir
     Path dir;

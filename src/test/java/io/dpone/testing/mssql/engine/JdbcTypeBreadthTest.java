@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * One twin for the class (its certificate costs a keytool run); each test has its own tables.
  */
 @Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
+@io.dpone.testing.EngineTest
 class JdbcTypeBreadthTest {
     private static final String PASSWORD = "breadth-" + UUID.randomUUID();
 
