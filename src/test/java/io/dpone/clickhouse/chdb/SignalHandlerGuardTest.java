@@ -12,17 +12,20 @@ class SignalHandlerGuardTest {
     private static final int SIGBUS = 7;
     private static final int SIGPIPE = 13;
     private static final long SIG_IGN = 1;
+    private static final long SIG_DFL = 0;
 
     @Test
     void aChangedWatchedDispositionIsNamedAndRestored() {
         SignalHandlerGuard before = SignalHandlerGuard.capture();
+        // a disposition other than the one the JVM has (under nohup SIGHUP is already ignored)
+        long other = before.handlerOf(SIGHUP) == SIG_IGN ? SIG_DFL : SIG_IGN;
         Memory ignore = new Memory(256);
         ignore.clear();
-        ignore.setLong(0, SIG_IGN);
+        ignore.setLong(0, other);
         try {
             Libc.INSTANCE.sigaction(SIGHUP, ignore, null);
             SignalHandlerGuard after = SignalHandlerGuard.capture();
-            assertEquals(SIG_IGN, after.handlerOf(SIGHUP));
+            assertEquals(other, after.handlerOf(SIGHUP));
             assertEquals(List.of("SIGHUP"), after.changedSince(before));
         } finally {
             before.restore();
