@@ -42,13 +42,14 @@ final class SourceColumnsCheck {
         var src = m.source();
         try (JdbcSourceReader reader = JdbcSourceReader.open(ConnectionContext.fromEnvironment()
             .resolve(src.connectionRef(), ConnectionType.MSSQL, "source.connection_ref"))) {
-            for (ColumnMapping c : reader.mappings(src.table(), src.columns(), src.valuePolicies())) {
+            JdbcSourceReader.Inspection inspection = reader.inspect(src.table(), src.columns(), src.valuePolicies());
+            for (ColumnMapping c : inspection.columns()) {
                 columns.add(new Column(c.name(), c.sourceType(), c.primaryKey(), c.selected(), c.reads().stream()
                     .map(r -> new Target(r.name(), r.clickHouseType(), r.policy().text())).toList(),
                     c.refusal() == null ? null : c.refusal().code() + ": " + c.refusal().message()));
                 keyNotes(m, c, notes);
             }
-            reader.describe(src.table(), src.columns(), src.valuePolicies()); // the table-level checks, all at once
+            blockers.addAll(inspection.blockers()); // the column refusals and the table-level checks, all at once
         } catch (DponeException e) {
             blockers.addAll(e.blockers());
         }

@@ -45,38 +45,30 @@ public final class JdbcSourceReader implements SourceReader {
 
     @Override
     public SourceTable describe(TableRef table, List<String> columns, ValuePolicies policies) {
-        List<Blocker> blockers = new ArrayList<>();
-        Map<String, List<SourceColumn>> found = new LinkedHashMap<>();
-        for (ColumnMapping m : mappings(table, columns, policies)) {
-            if (m.refusal() != null) {
-                blockers.add(m.refusal());
-            }
-            found.put(m.name().toLowerCase(Locale.ROOT), m.selected() ? m.reads() : List.of());
+        Inspection inspection = inspect(table, columns, policies);
+        if (!inspection.blockers().isEmpty()) {
+            throw new DponeException(inspection.blockers());
         }
-        policyTargets(table, policies, found, blockers);
-        List<SourceColumn> selected = select(table, columns, found, blockers);
-        derivedNames(table, selected, found, blockers);
-        if (!blockers.isEmpty()) {
-            throw new DponeException(blockers);
-        }
-        try {
-            return new SourceTable(table, selected, primaryKey(connection.getMetaData(), table));
-        } catch (SQLException e) {
-            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
-                "cannot read source metadata (SQLState " + e.getSQLState() + ")");
-        }
+        return inspection.table();
     }
 
     /**
-     * Every column of {@code table} in table order, with how it would be read under {@code policies}: what
-     * {@code dpone check --connect} lists. Only the columns in {@code columns} (all when empty) are mapped; the others
-     * are listed as not selected.
+     * What one read of the catalogue says about {@code table}: every column in table order with how it would be read
+     * under {@code policies} (only the columns in {@code columns}, all when empty, are mapped; the others are listed
+     * as not selected), and either the described table or every blocker at once (refused columns, policies that
+     * cannot apply, unknown or colliding names). {@link #describe} throws the blockers; {@code dpone check --connect}
+     * lists both.
      */
-    public List<ColumnMapping> mappings(TableRef table, List<String> columns, ValuePolicies policies) {
+    public record Inspection(List<ColumnMapping> columns, SourceTable table, List<Blocker> blockers) {
+    }
+
+    /** One read of {@code table}'s catalogue: see {@link Inspection}; a missing table throws. */
+    public Inspection inspect(TableRef table, List<String> columns, ValuePolicies policies) {
+        List<String> primaryKey;
+        List<ColumnMapping> mappings = new ArrayList<>();
         try {
             DatabaseMetaData md = connection.getMetaData();
-            List<String> primaryKey = primaryKey(md, table);
-            List<ColumnMapping> out = new ArrayList<>();
+            primaryKey = primaryKey(md, table);
             try (ResultSet rs = md.getColumns(null, table.schema(), table.name(), null)) {
                 boolean udtColumn = hasColumn(rs, "SS_UDT_ASSEMBLY_TYPE_NAME");
                 while (rs.next()) {
@@ -91,23 +83,35 @@ public final class JdbcSourceReader implements SourceReader {
                         rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
                         udtColumn && rs.getString("SS_UDT_ASSEMBLY_TYPE_NAME") != null);
                     boolean selected = columns.isEmpty() || columns.stream().anyMatch(c -> c.equalsIgnoreCase(name));
-                    ColumnReads.Result r = selected ? ColumnReads.read(described,
-                        policy(policies, described, primaryKey), table + "." + name,
-                        "source.value_policy.columns." + name) : new ColumnReads.Result(List.of(), null);
                     boolean key = primaryKey.stream().anyMatch(k -> k.equalsIgnoreCase(name));
-                    out.add(new ColumnMapping(name, described.typeName(), described.nullable(), key, selected,
+                    ColumnReads.Result r = selected ? ColumnReads.read(described, policy(policies, described, key),
+                        table + "." + name, "source.value_policy.columns." + name)
+                        : new ColumnReads.Result(List.of(), null);
+                    mappings.add(new ColumnMapping(name, described.typeName(), described.nullable(), key, selected,
                         r.columns() == null ? List.of() : r.columns(), r.refusal()));
                 }
             }
-            if (out.isEmpty()) {
-                throw new DponeException(BlockerCode.SOURCE_TABLE_MISSING, "source.table",
-                    "source table " + table + " does not exist or has no readable columns");
-            }
-            return out;
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source metadata (SQLState " + e.getSQLState() + ")");
         }
+        if (mappings.isEmpty()) {
+            throw new DponeException(BlockerCode.SOURCE_TABLE_MISSING, "source.table",
+                "source table " + table + " does not exist or has no readable columns");
+        }
+        List<Blocker> blockers = new ArrayList<>();
+        Map<String, ColumnMapping> found = new LinkedHashMap<>();
+        for (ColumnMapping m : mappings) {
+            if (m.refusal() != null) {
+                blockers.add(m.refusal());
+            }
+            found.put(m.name().toLowerCase(Locale.ROOT), m);
+        }
+        policyTargets(table, policies, found, blockers);
+        List<SourceColumn> selected = select(table, columns, found, blockers);
+        derivedNames(table, selected, found, blockers);
+        return new Inspection(mappings, blockers.isEmpty() ? new SourceTable(table, selected, primaryKey) : null,
+            List.copyOf(blockers));
     }
 
     /**
@@ -116,8 +120,7 @@ public final class JdbcSourceReader implements SourceReader {
      * primary-key columns: a clamped or nulled key could merge two rows, so a key column takes a policy only when the
      * manifest names it, and then it is refused).
      */
-    private static ValuePolicy policy(ValuePolicies policies, ColumnReads.Described d, List<String> primaryKey) {
-        boolean key = primaryKey.stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
+    private static ValuePolicy policy(ValuePolicies policies, ColumnReads.Described d, boolean key) {
         boolean declared = policies.columns().keySet().stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
         ValuePolicy p = policies.forColumn(d.name());
         if (declared) {
@@ -128,16 +131,17 @@ public final class JdbcSourceReader implements SourceReader {
         return key || !canChange || (p == ValuePolicy.NULL && !d.nullable()) ? ValuePolicy.REFUSE : p;
     }
 
-    /** A declared policy names a column of the table that is read, and never a primary-key column's clamp/null. */
-    private static void policyTargets(TableRef table, ValuePolicies policies, Map<String, List<SourceColumn>> found,
+    /** A declared policy names a column of the table, and never a selected primary-key column's clamp/null. */
+    private static void policyTargets(TableRef table, ValuePolicies policies, Map<String, ColumnMapping> found,
                                       List<Blocker> blockers) {
         for (var e : policies.columns().entrySet()) {
             String path = "source.value_policy.columns." + e.getKey();
-            List<SourceColumn> read = found.get(e.getKey().toLowerCase(Locale.ROOT));
-            if (read == null) {
+            ColumnMapping m = found.get(e.getKey().toLowerCase(Locale.ROOT));
+            if (m == null) {
                 blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, path,
                     "column '" + e.getKey() + "' does not exist in " + table));
-            } else if (!read.isEmpty() && read.get(0).policy() != e.getValue()) {
+            } else if (m.selected() && m.primaryKey()
+                && (e.getValue() == ValuePolicy.CLAMP || e.getValue() == ValuePolicy.NULL)) {
                 blockers.add(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, path, e.getValue().text()
                     + " cannot apply to " + table + "." + e.getKey() + ", a primary-key column: a changed key could"
                     + " merge two rows"));
@@ -146,11 +150,11 @@ public final class JdbcSourceReader implements SourceReader {
     }
 
     /** A column a conversion adds ({@code <c>__srid}, {@code <c>__type}) must not collide with a column of the table. */
-    private static void derivedNames(TableRef table, List<SourceColumn> selected, Map<String, List<SourceColumn>> found,
+    private static void derivedNames(TableRef table, List<SourceColumn> selected, Map<String, ColumnMapping> found,
                                      List<Blocker> blockers) {
         for (SourceColumn c : selected) {
-            List<SourceColumn> own = found.get(c.name().toLowerCase(Locale.ROOT));
-            if (own != null && !own.contains(c)) { // c was added by another column's conversion
+            ColumnMapping own = found.get(c.name().toLowerCase(Locale.ROOT));
+            if (own != null && !own.reads().contains(c)) { // c was added by another column's conversion
                 blockers.add(Blocker.of(BlockerCode.SOURCE_TYPE_UNSUPPORTED, "source.columns", "column " + c.name()
                     + ", which dpone adds for a converted column, already exists in " + table
                     + ": rename one of them in a view"));
@@ -167,20 +171,20 @@ public final class JdbcSourceReader implements SourceReader {
         }
     }
 
-    private static List<SourceColumn> select(TableRef table, List<String> columns,
-                                             Map<String, List<SourceColumn>> found, List<Blocker> blockers) {
+    private static List<SourceColumn> select(TableRef table, List<String> columns, Map<String, ColumnMapping> found,
+                                             List<Blocker> blockers) {
         List<SourceColumn> selected = new ArrayList<>();
         if (columns.isEmpty()) {
-            found.values().forEach(selected::addAll);
+            found.values().forEach(m -> selected.addAll(m.reads()));
             return selected;
         }
         for (int i = 0; i < columns.size(); i++) {
-            List<SourceColumn> c = found.get(columns.get(i).toLowerCase(Locale.ROOT));
-            if (c == null) {
+            ColumnMapping m = found.get(columns.get(i).toLowerCase(Locale.ROOT));
+            if (m == null) {
                 blockers.add(Blocker.of(BlockerCode.SOURCE_TABLE_MISSING, "source.columns[" + i + "]",
                     "column '" + columns.get(i) + "' does not exist in " + table));
             } else {
-                selected.addAll(c);
+                selected.addAll(m.reads());
             }
         }
         return selected;
