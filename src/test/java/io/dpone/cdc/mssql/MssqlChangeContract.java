@@ -96,6 +96,11 @@ abstract class MssqlChangeContract {
             ps.setInt(1, marker);
             ps.executeUpdate();
         }
+        awaitMarker(c, table, marker);
+    }
+
+    /** Waits (up to 120 s) until the capture job has written the insert of row {@code marker} of {@code table}. */
+    static void awaitMarker(Connection c, String table, int marker) {
         // a server's capture job reads the log asynchronously: there is nothing to wait on but its table
         io.dpone.testing.Await.until(java.time.Duration.ofSeconds(120), "the capture job to record the marker", () -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM cdc.[dbo_" + table + "_CT] "
@@ -246,19 +251,7 @@ abstract class MssqlChangeContract {
                 + "(2, hierarchyid::GetRoot(), '00:00:00.0000001', NULL, NULL, NULL)");
             st.execute("UPDATE dbo.typed SET node = hierarchyid::Parse('/1/3/'), shift = '12:00:00' WHERE order_id = 2");
             st.execute("INSERT INTO dbo.typed (order_id, node) VALUES (-1, NULL)"); // the capture marker
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
-            while (true) {
-                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM cdc.[dbo_typed_CT] WHERE order_id = -1")) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        break;
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the capture job did not record the marker within 120 s");
-                }
-                Thread.sleep(200); // polling a server's asynchronous capture job: there is nothing to wait on
-            }
+            awaitMarker(c, "typed", -1);
             tickUntilCaughtUp(options(SqlServerCdcReader.BACKEND, "typed", db, 25));
             var r = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".typed_cdc",
                 db + ".typed_current", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted), null);
