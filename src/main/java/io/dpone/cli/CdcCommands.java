@@ -5,6 +5,8 @@ import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +73,13 @@ public final class CdcCommands implements Runnable {
         String captureInstance;
         @Option(names = "--max-events", description = "changes per tick, 1..1000000 (default: 100000)")
         Integer maxEvents;
+        @Option(names = "--value-policy", paramLabel = "COLUMN=POLICY", description = "live mode: what the reader "
+            + "does with a value ClickHouse cannot hold in COLUMN: refuse, clamp, null or as_text (sql_variant); "
+            + "repeatable")
+        Map<String, String> valuePolicy;
+        @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "live mode: the policy of "
+            + "every range-limited column without its own --value-policy: refuse (default), clamp or null")
+        String valuePolicyDefault;
 
         @Override
         public Integer call() {
@@ -84,9 +93,11 @@ public final class CdcCommands implements Runnable {
                 }
             }
             io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
-            CdcRunOptions options = new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema,
-                sourceTable, targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
-                sinkConnectionId, credentialsSource, captureInstance, maxEvents);
+            CdcRunOptions options = CdcRunOptions.builder(mode).systems(source, sink).backend(backend)
+                .pipelineName(pipelineName).sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset)
+                .uniqueKeys(uniqueKeys).eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
+                .connections(sourceConnectionId, sinkConnectionId).credentialsSource(credentialsSource)
+                .captureInstance(captureInstance).maxEvents(maxEvents).valuePolicies(policies()).build();
             CdcRuntimeRunReport report;
             try {
                 report = CdcRuntime.run(options);
@@ -103,6 +114,21 @@ public final class CdcCommands implements Runnable {
             return Output.emit(report.passed(), report, text(report), format);
         }
 
+        /** {@code --value-policy} and {@code --value-policy-default}; an unknown policy is a usage error. */
+        private ValuePolicies policies() {
+            Map<String, ValuePolicy> columns = new LinkedHashMap<>();
+            if (valuePolicy != null) {
+                valuePolicy.forEach((column, text) -> columns.put(column, policy("--value-policy " + column, text)));
+            }
+            return new ValuePolicies(valuePolicyDefault == null ? null
+                : policy("--value-policy-default", valuePolicyDefault), columns);
+        }
+
+        private ValuePolicy policy(String option, String text) {
+            return ValuePolicy.parse(text).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
+                option + ": unknown policy '" + text + "' (refuse, clamp, null or as_text)"));
+        }
+
         private static String text(CdcRuntimeRunReport r) {
             if (!r.passed()) {
                 return "cdc-runtime-run " + r.runId() + " red (offset " + (r.committed() ? "committed" : "not committed")
@@ -113,8 +139,20 @@ public final class CdcCommands implements Runnable {
             return "cdc-runtime-run " + r.runId() + " passed: " + r.stream().get("source_schema") + "."
                 + r.stream().get("source_table") + " -> " + r.stream().get("target_dataset") + "\n  read " + c.read()
                 + ", replayed " + c.replayed() + ", applied " + c.applied() + ", already in sink "
-                + c.alreadyInSink() + "\n  offset " + (after == null ? "-" : after.get("position"))
+                + c.alreadyInSink() + policies(r) + "\n  offset " + (after == null ? "-" : after.get("position"))
                 + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n";
+        }
+
+        /** {@code "\n  value policies: valid_to clamp 2, ..."}, or nothing when none is declared. */
+        private static String policies(CdcRuntimeRunReport r) {
+            if (r.valuePolicy().isEmpty()) {
+                return "";
+            }
+            StringBuilder out = new StringBuilder("\n  value policies:");
+            r.valuePolicy().forEach(p -> out.append(' ').append(p.column()).append(' ').append(p.policy()).append(' ')
+                .append(p.changed()).append(" changed,"));
+            out.setLength(out.length() - 1);
+            return out.toString();
         }
     }
 }

@@ -22,7 +22,7 @@ final class ManifestBinder {
             srcOptions.has("native_transfer") ? srcOptions.get("native_transfer") : null,
             srcOptions.path("parallel_readers").asInt(SourceSpec.DEFAULT_PARALLEL_READERS),
             srcOptions.path("parallel_min_rows").asLong(SourceSpec.DEFAULT_PARALLEL_MIN_ROWS),
-            valuePolicies(src.path("value_policy")));
+            ValuePolicies.of(src.path("value_policy")));
 
         JsonNode snk = root.path("sink");
         TableRef target = table(snk.path("table"));
@@ -59,15 +59,6 @@ final class ManifestBinder {
             c.hasNonNull("checkpoint_json") ? c.get("checkpoint_json").asText() : null);
         return new BatchManifest(name, source, sink, quality, root.has("certification") ? root.get("certification") : null,
             cdc);
-    }
-
-    private static ValuePolicies valuePolicies(JsonNode node) {
-        if (node.isMissingNode()) {
-            return ValuePolicies.NONE;
-        }
-        java.util.Map<String, ValuePolicy> columns = new java.util.LinkedHashMap<>();
-        node.path("columns").fields().forEachRemaining(e -> columns.put(e.getKey(), ValuePolicy.of(e.getValue().asText())));
-        return new ValuePolicies(ValuePolicy.of(node.path("default").asText("refuse")), columns);
     }
 
     private static TableRef table(JsonNode node) {

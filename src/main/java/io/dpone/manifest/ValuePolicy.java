@@ -22,6 +22,16 @@ public enum ValuePolicy {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The policy spelled {@code text} in any case; empty for an unknown spelling. */
+    public static java.util.Optional<ValuePolicy> parse(String text) {
+        for (ValuePolicy p : values()) {
+            if (p.text().equalsIgnoreCase(text)) {
+                return java.util.Optional.of(p);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The policy spelled {@code text} (schema-validated before binding). */
     public static ValuePolicy of(String text) {
         return valueOf(text.toUpperCase(Locale.ROOT));

@@ -7,6 +7,7 @@ import io.dpone.certify.Scenario;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.ValuePolicies;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
 import io.dpone.manifest.JsonSchemaCheck;
@@ -113,13 +114,17 @@ public final class ServeConfigLoader {
         List<String> keys = new ArrayList<>();
         items(n.get("unique_keys"), (k, kp) -> keys.add(k.asText()), p + ".unique_keys");
         CdcMode mode = "live".equals(n.path("mode").asText("local")) ? CdcMode.live : CdcMode.local;
-        CdcRunOptions options = new CdcRunOptions(mode, n.path("source").asText(null),
-            n.path("sink").asText(null), n.path("backend").asText(null), n.path("pipeline_name").asText(null),
-            n.path("source_schema").asText(null), n.path("source_table").asText(null),
-            n.path("target_dataset").asText(null), keys, path(n.get("events_json")), path(n.get("checkpoint_json")),
-            path(n.get("output_dir")), n.path("source_connection_id").asText(null),
-            n.path("sink_connection_id").asText(null), null, n.path("capture_instance").asText(null),
-            n.has("max_events") ? n.get("max_events").asInt() : null);
+        CdcRunOptions options = CdcRunOptions.builder(mode)
+            .systems(n.path("source").asText(null), n.path("sink").asText(null))
+            .backend(n.path("backend").asText(null)).pipelineName(n.path("pipeline_name").asText(null))
+            .sourceTable(n.path("source_schema").asText(null), n.path("source_table").asText(null))
+            .targetDataset(n.path("target_dataset").asText(null)).uniqueKeys(keys)
+            .eventsJson(path(n.get("events_json"))).checkpointJson(path(n.get("checkpoint_json")))
+            .outputDir(path(n.get("output_dir")))
+            .connections(n.path("source_connection_id").asText(null), n.path("sink_connection_id").asText(null))
+            .captureInstance(n.path("capture_instance").asText(null))
+            .maxEvents(n.has("max_events") ? n.get("max_events").asInt() : null)
+            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).build();
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
         }

@@ -2,6 +2,7 @@ package io.dpone.source;
 
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
+import io.dpone.manifest.ValuePolicies;
 import io.dpone.manifest.ValuePolicy;
 import io.dpone.source.types.BinaryType;
 import io.dpone.source.types.ColumnType;
@@ -125,5 +126,22 @@ public final class ColumnReads {
     /** True when a value of {@code type} can fall outside what ClickHouse holds, so a policy can change it. */
     public static boolean rangeLimited(ColumnType type) {
         return type instanceof DateType || type instanceof TimestampType;
+    }
+
+    /**
+     * The policy in force for a column: its declared one, else the table's default where the default can apply
+     * (to columns whose values can fall outside ClickHouse's range, {@code null} only to nullable ones, none to
+     * primary-key columns: a clamped or nulled key could merge two rows, so a key column takes a policy only when the
+     * manifest names it, and then it is refused).
+     */
+    public static ValuePolicy policyInForce(ValuePolicies policies, Described d, boolean key) {
+        boolean declared = policies.columns().keySet().stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
+        ValuePolicy p = policies.forColumn(d.name());
+        if (declared) {
+            return key && (p == ValuePolicy.CLAMP || p == ValuePolicy.NULL) ? ValuePolicy.REFUSE : p;
+        }
+        boolean canChange = TypeMapper.map(d.jdbcType(), d.typeName(), d.size(), d.scale())
+            .filter(ColumnReads::rangeLimited).isPresent();
+        return key || !canChange || (p == ValuePolicy.NULL && !d.nullable()) ? ValuePolicy.REFUSE : p;
     }
 }

@@ -84,7 +84,7 @@ public final class JdbcSourceReader implements SourceReader {
                         udtColumn && rs.getString("SS_UDT_ASSEMBLY_TYPE_NAME") != null);
                     boolean selected = columns.isEmpty() || columns.stream().anyMatch(c -> c.equalsIgnoreCase(name));
                     boolean key = primaryKey.stream().anyMatch(k -> k.equalsIgnoreCase(name));
-                    ColumnReads.Result r = selected ? ColumnReads.read(described, policy(policies, described, key),
+                    ColumnReads.Result r = selected ? ColumnReads.read(described, ColumnReads.policyInForce(policies, described, key),
                         table + "." + name, "source.value_policy.columns." + name)
                         : new ColumnReads.Result(List.of(), null);
                     mappings.add(new ColumnMapping(name, described.typeName(), described.nullable(), key, selected,
@@ -112,23 +112,6 @@ public final class JdbcSourceReader implements SourceReader {
         derivedNames(table, selected, found, blockers);
         return new Inspection(mappings, blockers.isEmpty() ? new SourceTable(table, selected, primaryKey) : null,
             List.copyOf(blockers));
-    }
-
-    /**
-     * The policy in force for a column: its declared one, else the table's default where the default can apply
-     * (to columns whose values can fall outside ClickHouse's range, {@code null} only to nullable ones, none to
-     * primary-key columns: a clamped or nulled key could merge two rows, so a key column takes a policy only when the
-     * manifest names it, and then it is refused).
-     */
-    private static ValuePolicy policy(ValuePolicies policies, ColumnReads.Described d, boolean key) {
-        boolean declared = policies.columns().keySet().stream().anyMatch(k -> k.equalsIgnoreCase(d.name()));
-        ValuePolicy p = policies.forColumn(d.name());
-        if (declared) {
-            return key && (p == ValuePolicy.CLAMP || p == ValuePolicy.NULL) ? ValuePolicy.REFUSE : p;
-        }
-        boolean canChange = io.dpone.source.types.TypeMapper.map(d.jdbcType(), d.typeName(), d.size(), d.scale())
-            .filter(ColumnReads::rangeLimited).isPresent();
-        return key || !canChange || (p == ValuePolicy.NULL && !d.nullable()) ? ValuePolicy.REFUSE : p;
     }
 
     /** A declared policy names a column of the table, and never a selected primary-key column's clamp/null. */

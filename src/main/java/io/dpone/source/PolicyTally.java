@@ -34,6 +34,20 @@ public final class PolicyTally {
         throw refused;
     }
 
+    /**
+     * Per column of {@code columns} (this tally's columns, in order) whose policy can change a value, its name and
+     * how many values the policy changed so far; the columns that refuse are left out.
+     */
+    public java.util.Map<String, Long> changedByName(java.util.List<SourceColumn> columns) {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).policy() != ValuePolicy.REFUSE) {
+                out.put(columns.get(i).name(), changed(i));
+            }
+        }
+        return out;
+    }
+
     /** The number of values column {@code index}'s policy changed so far. */
     public long changed(int index) {
         return changed.get(index);

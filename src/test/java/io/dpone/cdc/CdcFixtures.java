@@ -76,9 +76,10 @@ final class CdcFixtures {
     /** Options equal to {@link CdcCli#specExample} for the tick API. */
     static CdcRunOptions specOptions(Path base) {
         Path dir = exampleDir(base);
-        return new CdcRunOptions(CdcMode.local, "mssql", "clickhouse", "mssql_cdc", "orders-cdc", "dbo", "orders",
-            "analytics.orders", List.of("order_id"), dir.resolve("events.json"), dir.resolve("checkpoint.json"), dir,
-            null, null, null);
+        return CdcRunOptions.builder(CdcMode.local).systems("mssql", "clickhouse").backend("mssql_cdc")
+            .pipelineName("orders-cdc").sourceTable("dbo", "orders").targetDataset("analytics.orders")
+            .uniqueKeys(List.of("order_id")).eventsJson(dir.resolve("events.json"))
+            .checkpointJson(dir.resolve("checkpoint.json")).outputDir(dir).build();
     }
 
     /** The offset token the checkpoint holds, or null when there is no checkpoint. */

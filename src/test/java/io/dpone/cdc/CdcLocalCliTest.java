@@ -228,4 +228,20 @@ class CdcLocalCliTest {
         assertEquals(2, run.exitCode());
         assertTrue(run.stderr().contains("--events-json"), run.stderr());
     }
+
+    @Test
+    void valuePoliciesAreForLiveReadersAndAnUnknownPolicyIsAUsageError() {
+        stage(dir, "orders/events.json");
+        List<String> local = new ArrayList<>(CdcCli.specExample(dir, "--value-policy", "valid_to=clamp",
+            "--value-policy-default", "as_text"));
+        CliRun run = CdcCli.run(local);
+        assertEquals(1, run.exitCode());
+        JsonNode doc = json(run.stderr());
+        assertEquals(List.of("--value-policy", "--value-policy-default"), subjects(doc).stream().sorted().toList());
+        assertFalse(Files.exists(exampleDir(dir).resolve("sink")), "rejected before any side effect");
+
+        CliRun unknown = CdcCli.run(CdcCli.specExample(dir, "--value-policy", "valid_to=truncate"));
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.stderr().contains("--value-policy valid_to: unknown policy 'truncate'"), unknown.stderr());
+    }
 }

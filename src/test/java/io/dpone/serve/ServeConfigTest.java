@@ -84,6 +84,38 @@ class ServeConfigTest {
     }
 
     @Test
+    void aLiveStreamCarriesItsValuePoliciesAndAnUnknownPolicyIsRefusedAtItsPath() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        String stream = """
+            cdc_streams:
+              - name: validity
+                mode: live
+                schedule: {every: 1s}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: validity-live
+                source_schema: dbo
+                source_table: validity
+                target_dataset: db.validity_cdc
+                unique_keys: [order_id]
+                source_connection_id: mssql_demo
+                sink_connection_id: clickhouse_demo
+                value_policy: {default: clamp, columns: {born: %s}}
+            """;
+        ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}",
+            stream.formatted("null")));
+        var policies = config.cdcStreams().get(0).options().valuePolicies();
+        assertEquals(io.dpone.manifest.ValuePolicy.CLAMP, policies.defaultPolicy());
+        assertEquals(io.dpone.manifest.ValuePolicy.NULL, policies.forColumn("BORN"));
+
+        List<Blocker> blockers = assertThrows(DponeException.class, () -> ServeConfigLoader.load(
+            ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted("truncate")))).blockers();
+        assertEquals(List.of("cdc_streams[0].value_policy.columns.born"),
+            blockers.stream().map(Blocker::subject).toList(), blockers.toString());
+    }
+
+    @Test
     void schemaViolationsCarryTheirLineAndColumn() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         Path file = Manifests.write(dir.resolve("located.yaml"), """

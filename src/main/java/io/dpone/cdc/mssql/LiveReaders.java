@@ -19,15 +19,16 @@ public final class LiveReaders {
 
     /**
      * @param captureInstance {@code mssql_cdc} only; null for the default {@code <schema>_<table>}
+     * @param policies what the reader does with a value ClickHouse cannot hold
      */
     public static CdcSourceReader reader(String backend, Connection source, StreamIdentity stream,
-                                         String captureInstance) {
+                                         String captureInstance, io.dpone.manifest.ValuePolicies policies) {
         return switch (backend) {
             case SqlServerCdcReader.BACKEND -> new SqlServerCdcReader(source, stream, captureInstance != null
                 ? captureInstance
-                : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()));
+                : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()), policies);
             case SqlServerChangeTrackingReader.BACKEND ->
-                new SqlServerChangeTrackingReader(source, stream, changeTrackingSql);
+                new SqlServerChangeTrackingReader(source, stream, changeTrackingSql, policies);
             default -> throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "--backend",
                 "no live reader exists for this backend");
         };

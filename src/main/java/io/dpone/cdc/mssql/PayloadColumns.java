@@ -4,6 +4,9 @@ import io.dpone.cdc.CdcBlockers;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
+import io.dpone.source.PolicyTally;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.types.ColumnType;
 import io.dpone.source.types.SqlServerTypeNames;
@@ -28,28 +31,34 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
     private static final Pattern IDENTIFIER = io.dpone.manifest.Identifier.PATTERN;
 
     /**
-     * One column: its name, type family, the JDBC type code and size (for typed parameter casts) and whether the
-     * table allows NULL in it.
+     * One column: its name, type family, the JDBC type code and size (for typed parameter casts), whether the
+     * table allows NULL in it, its server-side conversion ({@code readSql}, null to read the column itself) and the
+     * value policy in force for it.
      */
-    public record Column(String name, ColumnType type, int jdbcType, int size, boolean nullable, String readSql) {
-        /** A column read as itself. */
+    public record Column(String name, ColumnType type, int jdbcType, int size, boolean nullable, String readSql,
+                         ValuePolicy policy) {
+        public Column {
+            policy = policy == null ? ValuePolicy.REFUSE : policy;
+        }
+
+        /** A column read as itself, values ClickHouse cannot hold refused. */
         public Column(String name, ColumnType type, int jdbcType, int size, boolean nullable) {
-            this(name, type, jdbcType, size, nullable, null);
+            this(name, type, jdbcType, size, nullable, null, ValuePolicy.REFUSE);
         }
 
         /** The same column under another spelling of its name. */
         Column named(String other) {
-            return new Column(other, type, jdbcType, size, nullable, readSql);
+            return new Column(other, type, jdbcType, size, nullable, readSql, policy);
         }
 
         /** The same column read as {@code other} (the source table's type where the change table's differs). */
         Column typed(ColumnType other) {
-            return new Column(name, other, jdbcType, size, nullable, readSql);
+            return new Column(name, other, jdbcType, size, nullable, readSql, policy);
         }
 
         /** The same column with the source table's nullability. */
         Column nullable(boolean sourceNullable) {
-            return new Column(name, type, jdbcType, size, sourceNullable, readSql);
+            return new Column(name, type, jdbcType, size, sourceNullable, readSql, policy);
         }
 
         /**
@@ -61,18 +70,37 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
             return readSql != null ? readSql + " AS " + id : (qualifier == null ? "" : qualifier + ".") + id;
         }
 
-        /** The column as the CDC batch declares it (its SQL Server type name, nullability and family). */
+        /** The column as the CDC batch declares it (its SQL Server type name, nullability, family and policy). */
         public SourceColumn sourceColumn() {
-            return new SourceColumn(name, SqlServerTypeNames.name(type), nullable, type);
+            return new SourceColumn(name, SqlServerTypeNames.name(type), nullable, type, null, policy);
         }
 
         /** The column's value in the current row of {@code rs} at {@code index}; out-of-range values block. */
         public Object read(ResultSet rs, int index) throws SQLException {
+            return read(rs, index, null, -1);
+        }
+
+        /**
+         * The column's value in the current row of {@code rs} at {@code index}; a value ClickHouse cannot hold takes
+         * the column's policy, counted in {@code tally} at {@code position}, or blocks naming the column (never the
+         * value) and the policy that would move it.
+         */
+        public Object read(ResultSet rs, int index, PolicyTally tally, int position) throws SQLException {
             try {
                 return type.read(rs, index);
             } catch (ValueOutOfRangeException e) {
-                throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + name,
-                    e.getMessage());
+                try {
+                    if (tally != null) {
+                        return tally.apply(position, sourceColumn(), e);
+                    }
+                    throw e;
+                } catch (ValueOutOfRangeException refused) {
+                    throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + name,
+                        refused.getMessage() + (io.dpone.source.ColumnReads.rangeLimited(type)
+                            && policy == ValuePolicy.REFUSE ? " (declare --value-policy " + name + "=clamp"
+                            + (nullable ? " or =null" : "") + ", or a serve stream's value_policy, to move such "
+                            + "values, counted in the tick report)" : ""));
+                }
             }
         }
 
@@ -103,6 +131,16 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
      */
     public static PayloadColumns describe(DatabaseMetaData md, String schema, String table, String qualifier)
         throws SQLException {
+        return describe(md, schema, table, qualifier, ValuePolicies.NONE, List.of());
+    }
+
+    /**
+     * As {@link #describe(DatabaseMetaData, String, String, String)}, each column under the policy {@code policies}
+     * put in force for it ({@link io.dpone.source.ColumnReads#policyInForce}: never a clamp or null on a
+     * {@code keys} column).
+     */
+    public static PayloadColumns describe(DatabaseMetaData md, String schema, String table, String qualifier,
+                                          ValuePolicies policies, List<String> keys) throws SQLException {
         List<Column> columns = new ArrayList<>();
         List<Blocker> blockers = new ArrayList<>();
         try (ResultSet rs = md.getColumns(null, schema, table, null)) {
@@ -127,29 +165,31 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
                 String typeName = rs.getString("TYPE_NAME");
                 var described = new io.dpone.source.ColumnReads.Described(name, jdbcType, typeName, size,
                     rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, false);
-                var read = io.dpone.source.ColumnReads.read(described, io.dpone.manifest.ValuePolicy.REFUSE,
-                    schema + "." + table + "." + name, "source.columns." + name, qualifier);
+                boolean key = keys.stream().anyMatch(k -> k.equalsIgnoreCase(name));
+                var read = io.dpone.source.ColumnReads.read(described,
+                    io.dpone.source.ColumnReads.policyInForce(policies, described, key),
+                    schema + "." + table + "." + name, "value_policy.columns." + name, qualifier);
                 if (read.refusal() != null) {
                     blockers.add(read.refusal());
                     continue;
                 }
                 for (SourceColumn c : read.columns()) {
-                    columns.add(new Column(c.name(), c.type(), jdbcType, size, c.nullable(), c.readSql()));
+                    columns.add(new Column(c.name(), c.type(), jdbcType, size, c.nullable(), c.readSql(), c.policy()));
                 }
             }
         }
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }
-        Map<Integer, String> keys = new TreeMap<>();
+        Map<Integer, String> pk = new TreeMap<>();
         try (ResultSet rs = md.getPrimaryKeys(null, schema, table)) {
             while (rs.next()) {
                 if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
-                    keys.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                    pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
                 }
             }
         }
-        return new PayloadColumns(columns, new ArrayList<>(keys.values()));
+        return new PayloadColumns(columns, new ArrayList<>(pk.values()));
     }
 
     /**
@@ -163,6 +203,29 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
                     + c.name() + " is read through a conversion (hierarchyid, geography, geometry): it cannot key a"
                     + " stream; key it by another unique column");
             }
+        }
+    }
+
+    /**
+     * Refuses declared policies that name no column of {@code table} ({@code where}, e.g. {@code dbo.orders}) or
+     * clamp or null a unique-key column (a changed key could merge two rows), before anything is read.
+     */
+    void refuseStrayPolicies(ValuePolicies policies, List<String> keys, String where) {
+        List<Blocker> blockers = new ArrayList<>();
+        for (var e : policies.columns().entrySet()) {
+            String path = "value_policy.columns." + e.getKey();
+            boolean key = keys.stream().anyMatch(k -> k.equalsIgnoreCase(e.getKey()));
+            if (column(e.getKey()).isEmpty()) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, path, "column '" + e.getKey()
+                    + "' is not a captured column of " + where));
+            } else if (key && (e.getValue() == ValuePolicy.CLAMP || e.getValue() == ValuePolicy.NULL)) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, path, e.getValue().text()
+                    + " cannot apply to unique-key column " + e.getKey() + " of " + where
+                    + ": a changed key could merge two rows"));
+            }
+        }
+        if (!blockers.isEmpty()) {
+            throw new DponeException(blockers);
         }
     }
 

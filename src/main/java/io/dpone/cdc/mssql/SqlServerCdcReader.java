@@ -46,7 +46,10 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     private final Connection connection;
     private final StreamIdentity stream;
     private final String captureInstance;
+    private final io.dpone.manifest.ValuePolicies policies;
     private PayloadColumns columns;
+    /** What the declared value policies changed in the batch being read. */
+    private io.dpone.source.PolicyTally tally;
     /** The payload columns as the batches declare them (source types and nullability). */
     private List<io.dpone.source.SourceColumn> batchColumns = List.of();
     private ChangeTableSql sql;
@@ -55,10 +58,17 @@ public final class SqlServerCdcReader implements CdcSourceReader {
 
     /** @param captureInstance the capture instance, by default {@code <schema>_<table>} */
     public SqlServerCdcReader(Connection connection, StreamIdentity stream, String captureInstance) {
+        this(connection, stream, captureInstance, io.dpone.manifest.ValuePolicies.NONE);
+    }
+
+    /** @param policies what the reader does with a value ClickHouse cannot hold (refuse unless declared) */
+    public SqlServerCdcReader(Connection connection, StreamIdentity stream, String captureInstance,
+                              io.dpone.manifest.ValuePolicies policies) {
         SqlServerDialect.quote(captureInstance);
         this.connection = connection;
         this.stream = stream;
         this.captureInstance = captureInstance;
+        this.policies = policies;
     }
 
     /** The default capture instance name SQL Server gives a table: {@code <schema>_<table>}. */
@@ -88,6 +98,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                     + "enable CDC on " + stream.sourceTableName() + " or pass its capture instance");
         }
         describe();
+        tally = new io.dpone.source.PolicyTally(batchColumns.size());
         CdcResumePoint resume = from == null || from.resume() == null ? null : CdcResumePoint.parse(from.resume());
         Lsn committed = from == null ? null : Lsn.of(from.position());
         Lsn firstUnread = resume != null ? resume.lsn() : committed == null ? min : committed.next();
@@ -153,7 +164,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         } else {
             next = new CdcOffset(BACKEND, (peek == null ? max : last.lsn).hex(), snapshot);
         }
-        return new CdcBatch(max.hex(), next, events, batchColumns);
+        return new CdcBatch(max.hex(), next, events, batchColumns, tally.changedByName(batchColumns));
     }
 
     private void collect(PreparedStatement st, List<Row> rows, int limit, CdcResumePoint resume) throws SQLException {
@@ -161,6 +172,10 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         List<PayloadColumns.Column> payload = columns.columns();
         try (ResultSet rs = st.executeQuery()) {
             while (rows.size() < limit && rs.next()) {
+                // the last row read only tells whether the batch ends inside an LSN: what a policy did to it counts
+                // in the batch that reads it
+                io.dpone.source.PolicyTally counts = rows.size() == limit - 1
+                    ? new io.dpone.source.PolicyTally(payload.size()) : tally;
                 byte[] lsnBytes = rs.getBytes(1);
                 Row before = rows.isEmpty() ? null : rows.get(rows.size() - 1);
                 // the rows of one LSN share one parsed Lsn
@@ -177,7 +192,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 String position = sameLsn ? previous.event.position() : lsn.hex();
                 Object[] data = new Object[payload.size()];
                 for (int i = 0; i < data.length; i++) {
-                    data[i] = payload.get(i).read(rs, 5 + i);
+                    data[i] = payload.get(i).read(rs, 5 + i, counts, i);
                 }
                 Object[] metadata = {BACKEND, captureInstance, Lsn.hex(seqval), commandId};
                 // both rows share their batch's column names: the event holds only this change's values
@@ -212,7 +227,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             return;
         }
         PayloadColumns found = PayloadColumns.describe(connection.getMetaData(), "cdc",
-            ChangeTableSql.changeTable(captureInstance));
+            ChangeTableSql.changeTable(captureInstance), null, policies, stream.uniqueKeys());
         if (found.columns().isEmpty()) {
             throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
                 "the change table of capture instance " + captureInstance + " is not readable");
@@ -225,7 +240,8 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         PayloadColumns.refuseConvertedKeys(stream.uniqueKeys().stream().map(k -> found.column(k).orElseThrow()).toList());
         // the change table's columns allow NULL whatever the source says: nullability is the source table's
         PayloadColumns source = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
-            stream.sourceTable());
+            stream.sourceTable(), null, policies, stream.uniqueKeys());
+        found.refuseStrayPolicies(policies, stream.uniqueKeys(), "capture instance " + captureInstance);
         // the events carry the unique keys under the stream's spelling
         List<PayloadColumns.Column> named = new ArrayList<>();
         for (PayloadColumns.Column c : found.columns()) {

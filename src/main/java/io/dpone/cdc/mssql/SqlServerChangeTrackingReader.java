@@ -57,6 +57,9 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private final StreamIdentity stream;
     private final ChangeTrackingSql dialect;
     private final String quotedTable;
+    private final io.dpone.manifest.ValuePolicies policies;
+    /** What the declared value policies changed in the batch being read. */
+    private io.dpone.source.PolicyTally tally;
     private List<PayloadColumns.Column> key;
     private List<PayloadColumns.Column> values;
     /** The data columns of a delete (the key) and of any other change (the key, then the other columns). */
@@ -66,6 +69,13 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
     private List<io.dpone.source.SourceColumn> batchColumns = List.of();
 
     public SqlServerChangeTrackingReader(Connection connection, StreamIdentity stream, ChangeTrackingSql dialect) {
+        this(connection, stream, dialect, io.dpone.manifest.ValuePolicies.NONE);
+    }
+
+    /** @param policies what the reader does with a value ClickHouse cannot hold (refuse unless declared) */
+    public SqlServerChangeTrackingReader(Connection connection, StreamIdentity stream, ChangeTrackingSql dialect,
+                                         io.dpone.manifest.ValuePolicies policies) {
+        this.policies = policies;
         this.quotedTable = SqlServerDialect.quote(stream.sourceSchema()) + "."
             + SqlServerDialect.quote(stream.sourceTable());
         this.connection = connection;
@@ -89,6 +99,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
 
     private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
         describe(from != null);
+        tally = new io.dpone.source.PolicyTally(batchColumns.size());
         Long current = scalar(CURRENT_VERSION, null);
         Long minValid = scalar(MIN_VALID_VERSION, quotedTable);
         if (current == null || minValid == null) {
@@ -128,7 +139,8 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         } else {
             next = new CdcOffset(BACKEND, Long.toString(peek == null ? current : last.version), snapshot);
         }
-        return new CdcBatch(Long.toString(current), next, rows.stream().map(Row::event).toList(), batchColumns);
+        return new CdcBatch(Long.toString(current), next, rows.stream().map(Row::event).toList(), batchColumns,
+            tally.changedByName(batchColumns));
     }
 
     private List<Row> rows(Long saved, CtResumePoint resume, long current, int limit) throws SQLException {
@@ -163,20 +175,23 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             st.setFetchSize(Math.min(limit, 10_000));
             try (ResultSet rs = st.executeQuery()) {
                 while (rows.size() < limit && rs.next()) {
-                    rows.add(row(rs));
+                    // the last row read only tells whether the batch ends inside a version: what a policy did to
+                    // it counts in the batch that reads it
+                    rows.add(row(rs, rows.size() == limit - 1 ? new io.dpone.source.PolicyTally(batchColumns.size())
+                        : tally));
                 }
             }
         }
         return rows;
     }
 
-    private Row row(ResultSet rs) throws SQLException {
+    private Row row(ResultSet rs, io.dpone.source.PolicyTally counts) throws SQLException {
         long version = rs.getLong(1);
         String op = rs.getString(2);
         // the columns in select order: key, presence, the other columns
         Object[] keyData = new Object[key.size()];
         for (int i = 0; i < keyData.length; i++) {
-            keyData[i] = key.get(i).read(rs, 3 + i);
+            keyData[i] = key.get(i).read(rs, 3 + i, counts, i);
         }
         List<Object> keyValues = Arrays.asList(keyData);
         boolean present = rs.getInt(3 + key.size()) == 1;
@@ -198,7 +213,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         } else {
             Object[] data = Arrays.copyOf(keyData, key.size() + values.size());
             for (int i = 0; i < values.size(); i++) {
-                data[key.size() + i] = values.get(i).read(rs, 4 + key.size() + i);
+                data[key.size() + i] = values.get(i).read(rs, 4 + key.size() + i, counts, key.size() + i);
             }
             dataRow = rowShape.row(data);
         }
@@ -226,7 +241,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             return;
         }
         PayloadColumns table = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
-            stream.sourceTable(), "[t]");
+            stream.sourceTable(), "[t]", policies, stream.uniqueKeys());
         if (table.columns().isEmpty() || table.primaryKey().isEmpty()) {
             throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.change_tracking."
                 + stream.sourceTableName(), stream.sourceTableName() + " does not exist or has no primary key "
@@ -255,6 +270,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             k.add(c.named(spelled));
         }
         PayloadColumns.refuseConvertedKeys(k);
+        table.refuseStrayPolicies(policies, stream.uniqueKeys(), stream.sourceTableName());
         values = table.columns().stream().filter(c -> !pk.contains(c.name().toLowerCase(Locale.ROOT))).toList();
         key = k;
         keyShape = RowValues.Shape.of(key.stream().map(PayloadColumns.Column::name).toList());

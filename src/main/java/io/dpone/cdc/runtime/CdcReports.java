@@ -52,10 +52,25 @@ public final class CdcReports {
             blockers.isEmpty(), tick.committed(), commitOutcome(tick, blockers), stream, offset(tick.offsetBefore), offset(tick.offsetAfter()),
             offset(Optional.ofNullable(tick.batch == null ? null : tick.batch.nextOffset())),
             tick.batch == null ? null : tick.batch.highWatermark(), idem == null ? null : idem.batchId(),
-            counts, receipt, blockers,
+            counts, policyCounts(tick.batch), receipt, blockers,
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
                 Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource),
             tick.startedAt(), end, artifacts(tick));
+    }
+
+    /** What the batch's declared value policies changed, per column (empty without a batch or a policy). */
+    private static List<CdcRuntimeRunReport.PolicyCount> policyCounts(io.dpone.cdc.CdcBatch batch) {
+        if (batch == null) {
+            return List.of();
+        }
+        List<CdcRuntimeRunReport.PolicyCount> out = new java.util.ArrayList<>();
+        for (io.dpone.source.SourceColumn c : batch.columns()) {
+            Long changed = batch.policyChanged().get(c.name());
+            if (changed != null) {
+                out.add(new CdcRuntimeRunReport.PolicyCount(c.name(), c.policy().text(), changed));
+            }
+        }
+        return out;
     }
 
     private static String commitOutcome(CdcTick tick, List<Blocker> blockers) {
@@ -132,6 +147,12 @@ public final class CdcReports {
             .append("| --- | --- | --- | --- | --- | --- |\n| ").append(c.read()).append(" | ").append(c.duplicates())
             .append(" | ").append(c.replayed()).append(" | ").append(c.toApply()).append(" | ").append(c.applied())
             .append(" | ").append(c.alreadyInSink()).append(" |\n\n");
+        if (!r.valuePolicy().isEmpty()) {
+            md.append("## Value policies\n\n| column | policy | values changed |\n| --- | --- | --- |\n");
+            r.valuePolicy().forEach(p -> md.append("| ").append(p.column()).append(" | ").append(p.policy())
+                .append(" | ").append(p.changed()).append(" |\n"));
+            md.append('\n');
+        }
         md.append("## Sink receipt\n\n");
         SinkReceipt s = r.sinkReceipt();
         if (s == null) {

@@ -3,6 +3,8 @@ package io.dpone.cdc.runtime;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.error.Blocker;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,15 +13,16 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The inputs of one {@code dpone ops cdc-runtime-run} tick (one field per CLI option). {@code captureInstance}
- * (live {@code mssql_cdc} only; default {@code <schema>_<table>}) and {@code maxEvents} (default
- * {@link CdcTick#DEFAULT_MAX_EVENTS}) may be null.
+ * The inputs of one {@code dpone ops cdc-runtime-run} tick (one field per CLI option), built with {@link #builder}.
+ * {@code captureInstance} (live {@code mssql_cdc} only; default {@code <schema>_<table>}) and {@code maxEvents}
+ * (default {@link CdcTick#DEFAULT_MAX_EVENTS}) may be null; {@code valuePolicies} (live only: what a reader does with
+ * a value ClickHouse cannot hold, as a manifest's {@code source.value_policy}) defaults to refusing.
  */
 public record CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
                             String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
                             String sinkConnectionId, String credentialsSource, String captureInstance,
-                            Integer maxEvents) {
+                            Integer maxEvents, ValuePolicies valuePolicies) {
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
@@ -30,16 +33,155 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     public CdcRunOptions {
         mode = mode == null ? CdcMode.local : mode;
         uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
+        valuePolicies = valuePolicies == null ? ValuePolicies.NONE : valuePolicies;
     }
 
-    /** Options without a capture instance or batch size (their defaults apply). */
-    public CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
-                         String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
-                         Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
-                         String sinkConnectionId, String credentialsSource) {
-        this(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable, targetDataset, uniqueKeys,
-            eventsJson, checkpointJson, outputDir, sourceConnectionId, sinkConnectionId, credentialsSource, null,
-            null);
+    /** Options of a tick in {@code mode}; every other value unset until named. */
+    public static Builder builder(CdcMode mode) {
+        return new Builder().mode(mode);
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().mode(mode).source(source).sink(sink).backend(backend).pipelineName(pipelineName)
+            .sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset).uniqueKeys(uniqueKeys)
+            .eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
+            .sourceConnectionId(sourceConnectionId).sinkConnectionId(sinkConnectionId)
+            .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
+            .valuePolicies(valuePolicies);
+    }
+
+    /**
+     * Names the options one by one, so that a call site reads as the command line it stands for (the record has
+     * eighteen slots; positional construction hid which null was which).
+     */
+    public static final class Builder {
+        private CdcMode mode;
+        private String source;
+        private String sink;
+        private String backend;
+        private String pipelineName;
+        private String sourceSchema;
+        private String sourceTable;
+        private String targetDataset;
+        private List<String> uniqueKeys = List.of();
+        private Path eventsJson;
+        private Path checkpointJson;
+        private Path outputDir;
+        private String sourceConnectionId;
+        private String sinkConnectionId;
+        private String credentialsSource;
+        private String captureInstance;
+        private Integer maxEvents;
+        private ValuePolicies valuePolicies = ValuePolicies.NONE;
+
+        private Builder() {
+        }
+
+        public Builder mode(CdcMode v) {
+            mode = v;
+            return this;
+        }
+
+        /** {@code --source} and {@code --sink}: the system names ({@code mssql}, {@code clickhouse}). */
+        public Builder systems(String sourceSystem, String sinkSystem) {
+            return source(sourceSystem).sink(sinkSystem);
+        }
+
+        public Builder source(String v) {
+            source = v;
+            return this;
+        }
+
+        public Builder sink(String v) {
+            sink = v;
+            return this;
+        }
+
+        public Builder backend(String v) {
+            backend = v;
+            return this;
+        }
+
+        public Builder pipelineName(String v) {
+            pipelineName = v;
+            return this;
+        }
+
+        /** {@code --source-schema} and {@code --source-table}. */
+        public Builder sourceTable(String schema, String table) {
+            sourceSchema = schema;
+            sourceTable = table;
+            return this;
+        }
+
+        public Builder targetDataset(String v) {
+            targetDataset = v;
+            return this;
+        }
+
+        public Builder uniqueKeys(List<String> v) {
+            uniqueKeys = v;
+            return this;
+        }
+
+        public Builder eventsJson(Path v) {
+            eventsJson = v;
+            return this;
+        }
+
+        public Builder checkpointJson(Path v) {
+            checkpointJson = v;
+            return this;
+        }
+
+        public Builder outputDir(Path v) {
+            outputDir = v;
+            return this;
+        }
+
+        /** {@code --source-connection-id} and {@code --sink-connection-id} (live mode). */
+        public Builder connections(String sourceId, String sinkId) {
+            sourceConnectionId = sourceId;
+            sinkConnectionId = sinkId;
+            return this;
+        }
+
+        public Builder sourceConnectionId(String v) {
+            sourceConnectionId = v;
+            return this;
+        }
+
+        public Builder sinkConnectionId(String v) {
+            sinkConnectionId = v;
+            return this;
+        }
+
+        public Builder credentialsSource(String v) {
+            credentialsSource = v;
+            return this;
+        }
+
+        public Builder captureInstance(String v) {
+            captureInstance = v;
+            return this;
+        }
+
+        public Builder maxEvents(Integer v) {
+            maxEvents = v;
+            return this;
+        }
+
+        public Builder valuePolicies(ValuePolicies v) {
+            valuePolicies = v;
+            return this;
+        }
+
+        public CdcRunOptions build() {
+            return new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable,
+                targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
+                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies);
+        }
     }
 
     /** The batch bound of a tick. */
@@ -96,13 +238,31 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             if (captureInstance != null) {
                 out.add(invalid("--capture-instance", "--capture-instance is for --mode live"));
             }
+            if (valuePolicies.declared() || !valuePolicies.columns().isEmpty()) {
+                out.add(invalid("--value-policy", "value policies apply where a live reader reads the source; "
+                    + "--mode local replays exported events, whose values must fit their columns"));
+            }
         } else {
             validateLive(out);
         }
+        validatePolicies(out);
         if (maxEvents != null && (maxEvents < 1 || maxEvents > MAX_EVENTS_LIMIT)) {
             out.add(invalid("--max-events", "--max-events must be 1.." + MAX_EVENTS_LIMIT));
         }
         return out;
+    }
+
+    /** Policy column names are identifiers; {@code as_text} names a column, never the default. */
+    private void validatePolicies(List<Blocker> out) {
+        if (valuePolicies.defaultPolicy() == ValuePolicy.AS_TEXT) {
+            out.add(invalid("--value-policy-default", "as_text applies to a named sql_variant column, never as the"
+                + " default"));
+        }
+        for (String column : valuePolicies.columns().keySet()) {
+            if (!IDENTIFIER.matcher(column).matches()) {
+                out.add(invalid("--value-policy", "--value-policy column must match " + IDENTIFIER.pattern()));
+            }
+        }
     }
 
     private void validateLive(List<Blocker> out) {

@@ -12,6 +12,8 @@ import java.util.Map;
  * because the shared redaction layer masks every report key named like a credential ({@code *token}).
  *
  * @param passed    no blocker
+ * @param valuePolicy per column under a declared value policy ({@code --value-policy}, a serve stream's
+ *                  {@code value_policy}), how many of the batch's values it changed; empty when none is declared
  * @param committed this tick saved {@code next_offset} to the checkpoint
  * @param commitOutcome why the offset moved or not: {@code committed}, {@code offset_unchanged} (the batch's next
  *                  offset is the one already committed: a replay), {@code no_next_offset} (nothing to apply and
@@ -20,7 +22,8 @@ import java.util.Map;
 public record CdcRuntimeRunReport(String schema, String runId, String mode, boolean passed, boolean committed,
                                   String commitOutcome, Map<String, Object> stream, Map<String, Object> offsetBefore,
                                   Map<String, Object> offsetAfter, Map<String, Object> nextOffset,
-                                  String highWatermark, String batchId, Counts counts, SinkReceipt sinkReceipt,
+                                  String highWatermark, String batchId, Counts counts,
+                                  List<PolicyCount> valuePolicy, SinkReceipt sinkReceipt,
                                   List<Blocker> blockers, Metrics metrics, Instant startedAt, Instant finishedAt,
                                   Map<String, String> artifacts) {
     public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
@@ -34,6 +37,10 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
      * @param alreadyInSink  changes the sink already held (not written twice)
      */
     public record Counts(int read, int duplicates, int replayed, int toApply, int applied, int alreadyInSink) {
+    }
+
+    /** A column under a declared value policy ({@code clamp}, {@code null}, {@code as_text}) and the values it changed. */
+    public record PolicyCount(String column, String policy, long changed) {
     }
 
     /**

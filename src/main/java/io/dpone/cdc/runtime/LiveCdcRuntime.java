@@ -87,7 +87,8 @@ public final class LiveCdcRuntime {
             throw new DponeException(problems);
         }
         CdcTick.Adapters adapters = ClickHouseCdcAdapters.adapters(
-            LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance()), ch,
+            LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance(),
+                options.valuePolicies()), ch,
             options.stream(), spoolDir);
         if (options.outputDir() != null) {
             adapters = adapters.withFence(FileTickFence.of(null, options.outputDir().resolve("sink")));

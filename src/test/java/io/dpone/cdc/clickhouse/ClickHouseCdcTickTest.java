@@ -31,9 +31,10 @@ class ClickHouseCdcTickTest {
     void aTickAppliesCommitsAndARerunWritesNothingTwice() throws Exception {
         String db = TestEngines.newDatabase("cdc_tick");
         Path events = Files.copy(Path.of("examples/cdc/orders/events.json"), dir.resolve("events.json"));
-        CdcRunOptions options = new CdcRunOptions(CdcMode.local, "mssql", "clickhouse", "mssql_cdc", "orders-cdc",
-            "dbo", "orders", db + ".orders_cdc", List.of("order_id"), events, dir.resolve("checkpoint.json"), dir,
-            null, null, null);
+        CdcRunOptions options = CdcRunOptions.builder(CdcMode.local).systems("mssql", "clickhouse")
+            .backend("mssql_cdc").pipelineName("orders-cdc").sourceTable("dbo", "orders")
+            .targetDataset(db + ".orders_cdc").uniqueKeys(List.of("order_id")).eventsJson(events)
+            .checkpointJson(dir.resolve("checkpoint.json")).outputDir(dir).build();
         try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             CdcRuntimeRunReport first = tick(options, ch);
             assertTrue(first.passed() && first.committed(), String.valueOf(first.blockers()));

@@ -50,9 +50,10 @@ class LiveCdcTickTest {
     }
 
     static CdcRunOptions options(String backend, String db, int maxEvents) {
-        return new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", backend, "orders-live", "dbo", "orders",
-            db + ".orders_cdc", List.of("order_id"), null, null, null, "mssql_test", "clickhouse_test", null, null,
-            maxEvents);
+        return CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend(backend)
+            .pipelineName("orders-live").sourceTable("dbo", "orders").targetDataset(db + ".orders_cdc")
+            .uniqueKeys(List.of("order_id")).connections("mssql_test", "clickhouse_test").maxEvents(maxEvents)
+            .build();
     }
 
     CdcRuntimeRunReport tick(CdcRunOptions o, Connection source) {

@@ -1,6 +1,7 @@
 package io.dpone.cdc.mssql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.cdc.clickhouse.CdcMaterializer;
@@ -15,6 +16,8 @@ import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.connect.ContextEntry;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
 import io.dpone.source.SourceConnections;
 import io.dpone.testing.TestEngines;
 import java.math.BigDecimal;
@@ -121,9 +124,10 @@ abstract class MssqlChangeContract {
     }
 
     static CdcRunOptions options(String backend, String table, String db, int maxEvents) {
-        return new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", backend, table + "-live", "dbo", table,
-            db + "." + table + "_cdc", List.of("order_id"), null, null, null, TestEngines.SOURCE, "clickhouse_test",
-            null, null, maxEvents);
+        return CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend(backend)
+            .pipelineName(table + "-live").sourceTable("dbo", table).targetDataset(db + "." + table + "_cdc")
+            .uniqueKeys(List.of("order_id")).connections(TestEngines.SOURCE, "clickhouse_test").maxEvents(maxEvents)
+            .build();
     }
 
     /** Random changes through the driver, in transactions of 1-4 statements; returns how many transactions. */
@@ -281,6 +285,118 @@ abstract class MssqlChangeContract {
         }
     }
 
+    /** A validity table whose rows carry the usual sentinels ClickHouse cannot hold ({@code 0001-01-01}, {@code 9999-12-31}). */
+    static void createValidity(Statement st, String table) throws Exception {
+        st.execute("IF OBJECT_ID('dbo." + table + "', 'U') IS NOT NULL DROP TABLE dbo." + table);
+        st.execute("CREATE TABLE dbo." + table + " (order_id int NOT NULL PRIMARY KEY, valid_from date NOT NULL, "
+            + "valid_to datetime2(7) NULL, born date NULL)");
+    }
+
+    static void writeSentinels(Statement st, String table) throws Exception {
+        st.execute("INSERT INTO dbo." + table + " VALUES (1, '2020-01-01', '9999-12-31 23:59:59.9999999', "
+            + "'0001-01-01')");
+        st.execute("INSERT INTO dbo." + table + " VALUES (2, '0001-01-01', NULL, '1950-05-05')");
+        st.execute("INSERT INTO dbo." + table + " VALUES (3, '2021-01-01', '2022-01-01 10:00:00', NULL)");
+    }
+
+    /**
+     * Issue 29 through CDC: a sentinel in a change refuses the tick naming the column and the option that moves it
+     * (nothing applied, offset unchanged); with the stream's declared policies the same changes land clamped or
+     * nulled, counted per column in the tick report; a policy naming no column, or clamping the unique key, is
+     * refused before anything is read.
+     */
+    void sentinelsTakeTheStreamsDeclaredPolicy(String backend, String table, String db) {
+        CdcRunOptions refusing = options(backend, table, db, 25);
+        try (Connection src = source()) {
+            CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(refusing, CdcRuntime.newRunId(), src, ch,
+                dir.resolve("spool")));
+            assertFalse(r.passed() || r.committed(), "a sentinel without a policy stops the tick");
+            assertEquals("source.value_out_of_range", r.blockers().get(0).code());
+            assertTrue(r.blockers().get(0).message().contains("--value-policy"), r.blockers().get(0).message());
+            assertFalse(r.blockers().get(0).message().contains("9999") || r.blockers().get(0).message().contains("0001"),
+                "the blocker never carries the value");
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError(e);
+        }
+        for (var stray : List.of(Map.of("nope", ValuePolicy.CLAMP), Map.of("order_id", ValuePolicy.CLAMP))) {
+            CdcRunOptions bad = refusing.toBuilder().valuePolicies(new ValuePolicies(null, stray)).build();
+            try (Connection src = source()) {
+                CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(bad, CdcRuntime.newRunId(), src, ch,
+                    dir.resolve("spool")));
+                assertFalse(r.passed() || r.committed(), stray.toString());
+                assertEquals("cdc_runtime.invalid_argument", r.blockers().get(0).code(), stray.toString());
+                assertEquals("value_policy.columns." + stray.keySet().iterator().next(),
+                    r.blockers().get(0).subject());
+            } catch (java.sql.SQLException e) {
+                throw new AssertionError(e);
+            }
+        }
+        CdcRunOptions declared = refusing.toBuilder().valuePolicies(new ValuePolicies(ValuePolicy.CLAMP,
+            Map.of("born", ValuePolicy.NULL))).build();
+        CdcRuntimeRunReport first;
+        try (Connection src = source()) {
+            first = CdcTickRunner.run(LiveCdcRuntime.tick(declared, CdcRuntime.newRunId(), src, ch,
+                dir.resolve("spool")));
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(first.passed() && first.committed(), String.valueOf(first.blockers()));
+        Map<String, String> counted = new java.util.TreeMap<>();
+        first.valuePolicy().forEach(p -> counted.put(p.column(), p.policy() + ":" + p.changed()));
+        assertEquals(Map.of("born", "null:1", "valid_from", "clamp:1", "valid_to", "clamp:1"), counted);
+        tickUntilCaughtUp(declared);
+        var m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + "." + table + "_cdc",
+            db + "." + table + "_current", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted), null);
+        assertEquals(true, m.get("passed"), String.valueOf(m.get("blockers")));
+        assertEquals(List.of(
+                List.of("1", "2020-01-01", "2299-12-31 23:59:59.9999999", "\\N"),
+                List.of("2", "1900-01-01", "\\N", "1950-05-05"),
+                List.of("3", "2021-01-01", "2022-01-01 10:00:00.0000000", "\\N")),
+            ch.query("SELECT toString(order_id), toString(valid_from), ifNull(toString(valid_to), '\\\\N'), "
+                + "ifNull(toString(born), '\\\\N') FROM " + ClickHouseSql.table(db, table + "_current")
+                + " WHERE order_id > 0 ORDER BY order_id"));
+    }
+
+    @Test
+    void sentinelsInCdcChangesTakeTheStreamsDeclaredPolicy() throws Exception {
+        String db = TestEngines.newDatabase("twin_cdc_policy");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            createValidity(st, "validity");
+            st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'validity', "
+                + "@role_name = NULL");
+            writeSentinels(st, "validity");
+            st.execute("INSERT INTO dbo.validity VALUES (-1, '2020-01-01', NULL, NULL)"); // the capture marker
+            awaitMarker(c, "validity", -1);
+        }
+        sentinelsTakeTheStreamsDeclaredPolicy(SqlServerCdcReader.BACKEND, "validity", db);
+    }
+
+    @Test
+    void sentinelsInChangeTrackingChangesTakeTheStreamsDeclaredPolicy() throws Exception {
+        String db = TestEngines.newDatabase("twin_ct_policy");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            createValidity(st, "validity_ct");
+            changeTrackingOn(st);
+            st.execute("ALTER TABLE dbo.validity_ct ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = OFF)");
+            writeSentinels(st, "validity_ct");
+        }
+        sentinelsTakeTheStreamsDeclaredPolicy(SqlServerChangeTrackingReader.BACKEND, "validity_ct", db);
+    }
+
+    /** Change Tracking on for the contract's database (already on: a server that ran the contract before). */
+    void changeTrackingOn(Statement st) throws java.sql.SQLException {
+        try {
+            st.execute("ALTER DATABASE [" + server.database() + "] SET CHANGE_TRACKING = ON "
+                + "(CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON)");
+        } catch (java.sql.SQLException e) {
+            if (e.getErrorCode() != 5088) {
+                throw e;
+            }
+        }
+    }
+
     @Test
     void cdcTicksThroughTheDriverMaterializeTheSourcesFinalState() throws Exception {
         String db = TestEngines.newDatabase("twin_cdc");
@@ -378,14 +494,7 @@ abstract class MssqlChangeContract {
         try (Connection c = connect()) {
             createOrders(c, "orders_ct");
             try (Statement st = c.createStatement()) {
-                try {
-    st.execute("ALTER DATABASE [" + server.database() + "] SET CHANGE_TRACKING = ON "
-                    + "(CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON)");
-                } catch (java.sql.SQLException e) {
-                    if (e.getErrorCode() != 5088) { // already on: a server that ran the contract before
-                        throw e;
-                    }
-                }
+                changeTrackingOn(st);
                 st.execute("ALTER TABLE dbo.orders_ct ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = OFF)");
             }
             writeChanges(c, "orders_ct", 40, 3);

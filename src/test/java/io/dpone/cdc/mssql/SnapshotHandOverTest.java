@@ -215,9 +215,10 @@ class SnapshotHandOverTest {
                 .orElseThrow();
             assertTrue(first.snapshotComplete());
 
-            CdcRunOptions o = new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", SqlServerCdcReader.BACKEND,
-                "orders-handover", "dbo", "orders", db + ".orders_cdc", List.of("order_id"), null, null, null,
-                "mssql_test", "clickhouse_test", null, null, 1_000_000);
+            CdcRunOptions o = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
+                .backend(SqlServerCdcReader.BACKEND).pipelineName("orders-handover").sourceTable("dbo", "orders")
+                .targetDataset(db + ".orders_cdc").uniqueKeys(List.of("order_id"))
+                .connections("mssql_test", "clickhouse_test").maxEvents(1_000_000).build();
             CdcRuntimeRunReport tick = CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), fx.connection,
                 ch, dir.resolve("spool")));
             assertTrue(tick.passed() && tick.committed(), String.valueOf(tick.blockers()));

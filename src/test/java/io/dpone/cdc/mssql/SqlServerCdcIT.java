@@ -108,9 +108,9 @@ class SqlServerCdcIT {
     }
 
     static CdcRunOptions options(String backend, String db, int maxEvents) {
-        return new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", backend, "orders-" + backend, "dbo",
-            "orders", db + ".orders_cdc", List.of("order_id"), null, null, null, "mssql_it", "clickhouse_it", null,
-            null, maxEvents);
+        return CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend(backend)
+            .pipelineName("orders-" + backend).sourceTable("dbo", "orders").targetDataset(db + ".orders_cdc")
+            .uniqueKeys(List.of("order_id")).connections("mssql_it", "clickhouse_it").maxEvents(maxEvents).build();
     }
 
     @Test

@@ -71,7 +71,8 @@ final class ChangeTracking {
         boolean enabled = currentVersion(s.h2) != null;
         if (on) {
             if (enabled) {
-                throw new SqlServerError(22107, 1, 16, "Change tracking is already enabled for database '"
+                // SQL Server's number for this message (Msg 5088), which a client tells apart from other failures
+                throw new SqlServerError(5088, 1, 16, "Change tracking is already enabled for database '"
                     + s.database() + "'.");
             }
             Matcher r = RETENTION.matcher(options);
