@@ -30,14 +30,20 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
 
-    @Option(names = "--connect", description = "Also open the source (catalogue only, no rows): list every column "
-        + "with the ClickHouse type it lands as and the value policy in force, and refuse what cannot move, all at once.")
+    @Option(names = "--connect", description = "Also reach every referenced connection (a login, SELECT 1, a list; "
+        + "each within 20 s) and say per alias what works; then read the source's catalogue (no rows): list every "
+        + "column with the ClickHouse type it lands as and the value policy in force, and refuse what cannot move, "
+        + "all at once.")
     boolean connect;
 
     /**
-     * The check document; {@code columns} and {@code notes} only with {@code --connect} (absent otherwise).
+     * The check document; {@code connections}, {@code columns} and {@code notes} only with {@code --connect} (absent
+     * otherwise).
      */
     public record CheckReport(String schema, String manifest, boolean passed, String routeId, List<Blocker> blockers,
+                              @com.fasterxml.jackson.annotation.JsonInclude(
+                                  com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                              List<ConnectionsCheck.Connection> connections,
                               @com.fasterxml.jackson.annotation.JsonInclude(
                                   com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                               List<SourceColumnsCheck.Column> columns,
@@ -50,12 +56,19 @@ public final class CheckCommand implements Callable<Integer> {
      * The connection aliases the manifest names, checked against the connection context. Read from the manifest's
      * text, so the aliases of a manifest that failed validation are checked too: every problem at once.
      */
-    private void checkRefs(List<Blocker> blockers) {
+    private static final Map<String, ConnectionType> REF_TYPES = refTypes();
+
+    private static Map<String, ConnectionType> refTypes() {
         Map<String, ConnectionType> types = new java.util.LinkedHashMap<>();
         types.put("source.connection_ref", ConnectionType.MSSQL);
         types.put("sink.connection_ref", ConnectionType.CLICKHOUSE);
         types.put("source.options.native_transfer.snapshot.columnar_fast_path.object_storage.runtime_access"
             + ".connection_id", ConnectionType.S3);
+        return java.util.Collections.unmodifiableMap(types);
+    }
+
+    private void checkRefs(List<Blocker> blockers) {
+        Map<String, ConnectionType> types = REF_TYPES;
         try {
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
             ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet())).forEach((path, alias) ->
@@ -91,17 +104,24 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         SourceColumnsCheck.Result source = null;
+        ConnectionsCheck.Result reached = null;
         if (connect && m != null && blockers.isEmpty()) {
-            source = SourceColumnsCheck.run(m);
-            blockers.addAll(source.blockers());
+            reached = ConnectionsCheck.run(ConnectionContext.fromEnvironment(),
+                ManifestLoader.connectionRefs(manifest, List.copyOf(REF_TYPES.keySet())), REF_TYPES);
+            blockers.addAll(reached.blockers());
+            if (reached.reached("source.connection_ref")) {
+                source = SourceColumnsCheck.run(m);
+                blockers.addAll(source.blockers());
+            }
         }
         CheckReport report = new CheckReport(SCHEMA, manifest.getFileName().toString(), blockers.isEmpty(), route,
-            blockers, source == null ? null : source.columns(), source == null ? List.of() : source.notes());
+            blockers, reached == null ? null : reached.connections(), source == null ? null : source.columns(),
+            source == null ? List.of() : source.notes());
         String columns = source == null || source.columns().isEmpty() ? ""
             : "columns of " + m.source().table() + ":\n" + SourceColumnsCheck.text(source);
         String text = (blockers.isEmpty() ? "check passed: " + report.manifest() + " (route " + route + ")\n"
             : "check found " + blockers.size() + " blocker(s) in " + report.manifest() + ":\n"
-                + Output.blockersText(blockers)) + columns;
+                + Output.blockersText(blockers)) + (reached == null ? "" : ConnectionsCheck.text(reached)) + columns;
         return Output.emit(report.passed(), report, text, format);
     }
 }

@@ -1,14 +1,7 @@
 package io.dpone.serve;
 
-import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.connect.ConnectionContext;
-import io.dpone.connect.ConnectionSpec;
-import io.dpone.connect.ConnectionType;
-import io.dpone.connect.ContextEntry;
 import io.dpone.connect.Redactor;
-import io.dpone.source.JdbcSourceReader;
-import io.dpone.storage.StagingStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -112,26 +105,6 @@ public final class ConnectionHealthCheck extends AbstractHealthCheck {
     }
 
     private String reach() {
-        ContextEntry entry = context.entry(alias).orElse(null);
-        if (entry == null) {
-            return "connection alias '" + alias + "' is not in the runtime connection context";
-        }
-        try {
-            ConnectionSpec spec = context.resolve(alias, entry.type(), "readiness");
-            if (entry.type() == ConnectionType.MSSQL) {
-                JdbcSourceReader.open(spec).close();
-            } else if (entry.type() == ConnectionType.CLICKHOUSE) {
-                try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(spec)) {
-                    ch.query("SELECT 1");
-                }
-            } else {
-                try (StagingStore s = StagingStore.open(spec, spec.option("bucket", "dpone-staging"))) {
-                    s.store().list("dpone-readiness/");
-                }
-            }
-            return null;
-        } catch (RuntimeException e) {
-            return Redactor.global().describe(e);
-        }
+        return ConnectionReach.reach(context, alias, "readiness");
     }
 }

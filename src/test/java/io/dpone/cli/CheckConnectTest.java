@@ -117,9 +117,15 @@ class CheckConnectTest {
         JsonNode doc = doc(run);
         assertEquals(7, doc.get("columns").size());
         assertFalse(doc.get("columns").get(4).get("selected").asBoolean());
+        List<String> reached = new ArrayList<>();
+        doc.get("connections").forEach(c -> reached.add(c.get("alias").asText() + ":" + c.get("type").asText() + ":"
+            + c.get("path").asText() + ":" + c.get("reached").asBoolean()));
+        assertEquals(List.of("src:mssql:source.connection_ref:true", "dst:clickhouse:sink.connection_ref:true"),
+            reached, "every referenced alias is reached and said");
         CliRun plain = CliRun.of("check", m.toString(), "--format", "json");
         assertEquals(0, plain.exitCode());
         assertFalse(doc(plain).has("columns"));
+        assertFalse(doc(plain).has("connections"), "without --connect nothing is opened");
     }
 
     @Test
@@ -133,5 +139,44 @@ class CheckConnectTest {
         assertTrue(subjects.contains("source.value_policy.columns.valid_from"), subjects::toString);
         assertTrue(subjects.contains("source.value_policy.columns.id"), subjects::toString);
         assertTrue(subjects.contains("dbo.dims.tags"), subjects::toString);
+    }
+
+    /**
+     * Issue 36 item 3: a sink that does not answer is said per alias with what to check, while the source is still
+     * reached and its columns listed; no host, port or URL of either reaches the output.
+     */
+    @Test
+    void aDeadSinkIsSaidPerAliasWithTheNextStepAndTheSourceIsStillChecked() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // closed again before the check: nothing listens there
+        }
+        System.setProperty(ConnectionContext.PROPERTY, Files.writeString(dir.resolve("dead.yaml"), """
+            connections:
+              src: {type: mssql, url: "%s", user: sa}
+              dst: {type: clickhouse, url: "http://127.0.0.1:%d", user: default}
+            """.formatted(h2, closed)).toString());
+        Path m = manifest("  columns: [id, valid_from, valid_to, at_time, note]");
+        for (String format : List.of("json", "text")) {
+            CliRun run = CliRun.of("check", m.toString(), "--connect", "--format", format);
+            assertEquals(1, run.exitCode(), run.stdout());
+            String out = run.stdout() + run.stderr();
+            assertFalse(out.contains(Integer.toString(closed)) || out.contains("127.0.0.1") || out.contains(h2),
+                () -> "no endpoint: " + out);
+            if (format.equals("json")) {
+                JsonNode doc = doc(run);
+                assertEquals(1, doc.get("blockers").size(), doc.toString());
+                JsonNode b = doc.get("blockers").get(0);
+                assertEquals("connection.failed@sink.connection_ref", b.get("code").asText() + "@"
+                    + b.get("subject").asText());
+                assertTrue(b.get("message").asText().contains("'dst'")
+                    && b.get("message").asText().contains("Check that ClickHouse is up"), b.toString());
+                assertTrue(doc.get("connections").get(0).get("reached").asBoolean());
+                assertFalse(doc.get("connections").get(1).get("reached").asBoolean());
+                assertEquals(7, doc.get("columns").size(), "the source's half still runs");
+            } else {
+                assertTrue(out.contains("dst (clickhouse, sink.connection_ref): NOT reached"), out);
+            }
+        }
     }
 }
