@@ -27,8 +27,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dpone ops cleanup}: what runs that will not resume left behind, listed, and dropped with {@code --apply}:
- * staging tables ({@code __dpone_stg__<table>__<run key>}) on a ClickHouse alias and spooled chunks under
- * {@code $DPONE_HOME/spool}. Never touched: a run's leftovers younger than {@code --older-than} (a live run, or one
+ * staging tables ({@code __dpone_stg__<table>__<run key>}) on a ClickHouse alias, spooled chunks under
+ * {@code $DPONE_HOME/spool} and, with {@code --manifest}, the object-storage run prefixes of those manifests'
+ * {@code uri_prefix} templates ({@link ObjectPrefixScan}). Never touched: a run's leftovers younger than {@code --older-than} (a live run, or one
  * that may still resume) and those of a run recorded as interrupted within that window (its resume reuses them).
  * An embedded engine another dpone process holds cannot be opened at all ({@code sink.embedded_engine_unavailable}):
  * then nothing is listed or dropped.
@@ -53,6 +54,10 @@ public final class CleanupCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE})")
     String olderThan;
 
+    @Option(names = "--manifest", paramLabel = "FILE", description = "also examine the object-storage run prefixes "
+        + "of this manifest's uri_prefix template (repeat for more)")
+    List<Path> manifests;
+
     @Option(names = "--apply", description = "drop what is listed as a candidate (default: list only)")
     boolean apply;
 
@@ -76,7 +81,15 @@ public final class CleanupCommand implements Callable<Integer> {
         }
         List<Map<String, Object>> candidates = new ArrayList<>();
         List<Map<String, Object>> kept = new ArrayList<>();
-        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(ConnectionContext.fromEnvironment()
+        ObjectPrefixScan objects = null;
+        try {
+            // every manifest loaded and every store listed before anything is dropped
+            objects = manifests == null ? null : new ObjectPrefixScan(ConnectionContext.fromEnvironment(), manifests);
+        } catch (DponeException e) {
+            return Output.emit(false, Map.of("schema", SCHEMA, "passed", false, "blockers", e.blockers()),
+                "ops cleanup: nothing listed or dropped:\n" + Output.blockersText(e.blockers()), format);
+        }
+        try (ObjectPrefixScan scan = objects; ClickHouseEndpoint ch = ClickHouseEndpoints.open(ConnectionContext.fromEnvironment()
                 .resolve(sinkConnectionId, ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
             TableAdmin admin = new TableAdmin(ch);
             for (TableAdmin.TableActivity t : admin.tablesWithPrefixEverywhere(StagingNames.PREFIX)) {
@@ -95,6 +108,9 @@ public final class CleanupCommand implements Callable<Integer> {
                 } else {
                     kept.add(item);
                 }
+            }
+            if (scan != null) {
+                prefixes(scan, records, cutoff, candidates, kept);
             }
         } catch (DponeException e) {
             return Output.emit(false, Map.of("schema", SCHEMA, "passed", false, "blockers", e.blockers()),
@@ -121,9 +137,30 @@ public final class CleanupCommand implements Callable<Integer> {
         doc.put("older_than", olderThan);
         doc.put("candidates", candidates);
         doc.put("kept", kept);
-        doc.put("not_covered", "object-storage run prefixes: a run deletes its own, and a resume of the same run id "
-            + "deletes what an earlier attempt left");
+        if (manifests == null) {
+            doc.put("not_covered", "object-storage run prefixes: name the manifests whose uri_prefix to examine with "
+                + "--manifest (a run deletes its own, and a resume of the same run id deletes what an earlier attempt "
+                + "left)");
+        }
         return Output.emit(true, doc, text(doc), format);
+    }
+
+    /** The object-storage run prefixes of {@code scan}, decided like the staging tables. */
+    private void prefixes(ObjectPrefixScan scan, Map<String, Map<String, Object>> records, Instant cutoff,
+                          List<Map<String, Object>> candidates, List<Map<String, Object>> kept) {
+        for (ObjectPrefixScan.Leftover l : scan.leftovers()) {
+            String key = RunPlan.keyOf(l.prefix().runId());
+            Map<String, Object> item = item("object_prefix", l.name(), key, records, l.lastActivity());
+            if (decide(item, records.get(key), l.lastActivity(), cutoff)) {
+                if (apply) {
+                    item.put("objects_deleted", scan.delete(l));
+                    item.put("action", "deleted");
+                }
+                candidates.add(item);
+            } else {
+                kept.add(item);
+            }
+        }
     }
 
     private static Map<String, Object> item(String kind, String name, String key,

@@ -32,6 +32,16 @@ public interface ObjectStore {
     /** All keys starting with {@code prefix} (all pages), in the store's lexicographic order. */
     List<String> list(String prefix);
 
+    /**
+     * As {@link #list}, each key with the time its object was last written; the default knows no times (null), so
+     * a caller deciding by age keeps such objects.
+     */
+    default java.util.Map<String, java.time.Instant> listModified(String prefix) {
+        java.util.Map<String, java.time.Instant> out = new java.util.LinkedHashMap<>();
+        list(prefix).forEach(k -> out.put(k, null));
+        return out;
+    }
+
     /** Deletes {@code key}; deleting a key that does not exist is not an error. */
     void delete(String key);
 

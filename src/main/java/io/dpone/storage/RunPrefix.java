@@ -78,6 +78,40 @@ public record RunPrefix(String bucket, String keyPrefix, String runId) {
         return new RunPrefix(bucket, keyPrefix, runId);
     }
 
+    /**
+     * The key part of {@code template} before {@code {run_id}}: every run prefix of the template starts with it, so
+     * listing under it finds them all (a validated template; see {@link #of}).
+     */
+    public static String scanPrefix(String template) {
+        String rest = template.substring(SCHEME.length());
+        int slash = rest.indexOf('/');
+        String path = slash < 0 ? "" : rest.substring(slash + 1);
+        return path.substring(0, path.indexOf(PLACEHOLDER));
+    }
+
+    /**
+     * The run prefix of {@code template} that holds {@code key}, if any: the run id is read where the template puts
+     * {@code {run_id}} and must be a valid run id whose expanded prefix the key starts with.
+     */
+    public static java.util.Optional<RunPrefix> owning(String template, String key) {
+        String scan = scanPrefix(template);
+        if (!key.startsWith(scan)) {
+            return java.util.Optional.empty();
+        }
+        String rest = key.substring(scan.length());
+        for (int end = 1; end <= rest.length(); end++) {
+            String candidate = rest.substring(0, end);
+            if (!RUN_ID.matcher(candidate).matches()) {
+                continue;
+            }
+            RunPrefix p = of(template, candidate);
+            if (key.startsWith(p.keyPrefix())) {
+                return java.util.Optional.of(p);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Throws unless {@code runId} matches {@link #RUN_ID}. */
     public static String checkRunId(String runId) {
         if (runId == null || !RUN_ID.matcher(runId).matches()) {

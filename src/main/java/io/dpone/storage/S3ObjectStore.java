@@ -222,6 +222,19 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     }
 
     @Override
+    public java.util.Map<String, java.time.Instant> listModified(String prefix) {
+        String p = prefix == null ? "" : prefix;
+        java.util.Map<String, java.time.Instant> out = new java.util.LinkedHashMap<>();
+        try {
+            s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(p).maxKeys(tuning.pageSize()))
+                    .forEach(page -> page.contents().forEach(o -> out.put(o.key(), o.lastModified())));
+        } catch (RuntimeException e) {
+            throw failures.fail("ListObjectsV2", p + "*", e);
+        }
+        return out;
+    }
+
+    @Override
     public void delete(String key) {
         checkKey(key);
         try {

@@ -18,6 +18,7 @@ import io.dpone.testing.TestEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,5 +116,89 @@ class CleanupCommandTest {
             }
         }
         throw new AssertionError(name + " not a candidate: " + doc);
+    }
+
+    /**
+     * Issue 36 item 3: with {@code --manifest}, the object-storage run prefixes of the manifest's {@code uri_prefix}
+     * template are examined like staging tables: an interrupted run's prefix is kept within the window, listed past
+     * it, and deleted as a whole only with {@code --apply}; a key outside the template is never touched.
+     */
+    @Test
+    void theObjectPrefixOfARunThatWillNotResumeIsDeletedWithApplyAndNothingElse() throws Exception {
+        String runId = "cleanup-obj-" + System.nanoTime();
+        String other = runId + "-other";
+        Path context = Files.writeString(dir.resolve("context.yaml"), """
+            connections:
+              clickhouse_test: {type: clickhouse, embedded: true, options: {path: "%s"}}
+              s3_test: {type: s3, embedded: true, options: {path: "%s"}}
+            """.formatted(TestEngines.clickHousePath(), dir.resolve("s3")));
+        System.setProperty(ConnectionContext.PROPERTY, context.toString());
+        try (ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            db = TestEngines.newAtomicDatabase(ch, "cleanup_obj");
+        }
+        Path manifest = Files.writeString(dir.resolve("pull.batch.yaml"), """
+            name: pull
+            source:
+              type: mssql
+              connection_ref: mssql_demo
+              table: {schema: dbo, name: sales}
+              options:
+                native_transfer:
+                  snapshot:
+                    columnar_fast_path:
+                      object_storage:
+                        uri_prefix: s3://dpone-stage/pulls/{run_id}/
+                        runtime_access: {connection_type: context, connection_id: s3_test}
+            sink:
+              type: clickhouse
+              connection_ref: clickhouse_test
+              table: {schema: %s, name: sales}
+              strategy: {mode: full_refresh}
+              options: {route: object_storage_pull.chunked}
+            """.formatted(db));
+        Path chunk = Files.writeString(dir.resolve("chunk.parquet"), "not really parquet");
+        try (io.dpone.storage.StagingStore s = io.dpone.storage.StagingStore.open(ConnectionContext.fromEnvironment()
+                .resolve("s3_test", io.dpone.connect.ConnectionType.S3, "test"), "dpone-stage")) {
+            for (String key : List.of("pulls/" + runId + "/chunk-000001.parquet", "pulls/" + runId
+                    + "/chunk-000002.parquet", "pulls/" + other + "/chunk-000001.parquet", "elsewhere/keep.parquet")) {
+                s.store().put(key, chunk);
+            }
+        }
+        Path records = io.dpone.route.RunRecords.dir(EmbeddedDefaults.home());
+        Files.createDirectories(records);
+        Files.writeString(records.resolve(io.dpone.route.RunRecords.fileName("p", runId)), """
+            {"schema": "dpone.run_record.v1", "run_id": "%s", "pipeline": "p", "status": "interrupted",
+             "resumable": true, "next": "resume: dpone run m.yaml --run-id %s", "finished_at": "%s"}
+            """.formatted(runId, runId, Instant.now()));
+
+        JsonNode within = cleanup("--manifest", manifest.toString(), "--older-than", "1h");
+        assertEquals(2, prefixes(within.path("kept")).size(), within.toString());
+        assertFalse(within.has("not_covered"), "object prefixes are covered with --manifest");
+
+        Thread.sleep(2_100); // the age under test: S3 times have whole seconds, and "1s" must have passed
+        JsonNode listed = cleanup("--manifest", manifest.toString(), "--older-than", "1s");
+        assertEquals(List.of("s3_test:dpone-stage/pulls/" + other + "/", "s3_test:dpone-stage/pulls/" + runId + "/"),
+            prefixes(listed.path("candidates")).stream().sorted().toList(), listed.toString());
+        JsonNode applied = cleanup("--manifest", manifest.toString(), "--older-than", "1s", "--apply");
+        JsonNode mine = find(applied, "s3_test:dpone-stage/pulls/" + runId + "/");
+        assertEquals(2, mine.path("objects_deleted").asInt(), applied.toString());
+        assertEquals("interrupted", mine.path("run_status").asText());
+        try (io.dpone.storage.StagingStore s = io.dpone.storage.StagingStore.open(ConnectionContext.fromEnvironment()
+                .resolve("s3_test", io.dpone.connect.ConnectionType.S3, "test"), "dpone-stage")) {
+            assertEquals(List.of("elsewhere/keep.parquet"), s.store().list(""), "only the run prefixes went");
+        }
+        CliRun bad = CliRun.of("ops", "cleanup", "--sink-connection-id", "clickhouse_test", "--manifest",
+            dir.resolve("missing.batch.yaml").toString(), "--format", "json");
+        assertEquals(1, bad.exitCode(), "a manifest that cannot be read stops the command before anything goes");
+    }
+
+    private static List<String> prefixes(JsonNode items) {
+        List<String> out = new java.util.ArrayList<>();
+        items.forEach(i -> {
+            if (i.path("kind").asText().equals("object_prefix")) {
+                out.add(i.path("name").asText());
+            }
+        });
+        return out;
     }
 }

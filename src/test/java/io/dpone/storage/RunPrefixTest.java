@@ -84,4 +84,15 @@ class RunPrefixTest {
         assertThrows(IllegalArgumentException.class, () -> new RunPrefix("bkt", "x/other/", "r1"));
         assertEquals("x/r1/", new RunPrefix("bkt", "x/r1/", "r1").keyPrefix());
     }
+
+    @Test
+    void aKeyIsOwnedByTheRunWhosePrefixHoldsItAndNoOther() {
+        String t = "s3://dpone-stage/x/run-{run_id}-data/";
+        assertEquals("x/run-", RunPrefix.scanPrefix(t));
+        assertEquals("a-data", RunPrefix.owning(t, "x/run-a-data-data/f.parquet").orElseThrow().runId());
+        assertEquals("a", RunPrefix.owning(t, "x/run-a-data/f.parquet").orElseThrow().runId());
+        assertEquals(java.util.Optional.empty(), RunPrefix.owning(t, "x/other/f.parquet"));
+        assertEquals(java.util.Optional.empty(), RunPrefix.owning(t, "x/run-a/f.parquet"), "no suffix: not a run's");
+        assertEquals("r-1", RunPrefix.owning("s3://b-1/c/{run_id}/", "c/r-1/p/q").orElseThrow().runId());
+    }
 }
