@@ -6,18 +6,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.UnaryOperator;
 
 /** Reads a credential from its configured source (environment variable or file) into a {@link Secret}. */
 public final class CredentialResolver {
-    private static UnaryOperator<String> environment = System::getenv;
-
     private CredentialResolver() {
-    }
-
-    /** Test seam: replaces the environment lookup. */
-    static void useEnvironment(UnaryOperator<String> lookup) {
-        environment = lookup;
     }
 
     /** The largest credential file read (a password, a key): a file of more is refused, never read whole. */
@@ -59,7 +51,7 @@ public final class CredentialResolver {
     static ConnectionSpec resolve(ContextEntry e, String subject) {
         Secret password = null;
         if (e.passwordEnv() != null) {
-            String value = environment.apply(e.passwordEnv());
+            String value = System.getenv(e.passwordEnv());
             if (value == null) {
                 throw new DponeException(BlockerCode.CONNECTION_CREDENTIAL_MISSING, subject,
                     "credential environment variable '" + e.passwordEnv() + "' for alias '" + e.alias()

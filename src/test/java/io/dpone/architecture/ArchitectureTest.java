@@ -82,4 +82,31 @@ class ArchitectureTest {
         fields().that().arePublic().should().beFinal()
             .because("a step's changes to shared state must be visible in its method calls").check(classes);
     }
+
+    /**
+     * Issue 33 item 5: production holds no mutable static state that exists for tests (tests inject through
+     * constructors, parameters or the classpath). The static state that remains is the process's own, each named here
+     * with its reason.
+     */
+    @Test
+    void noMutableStaticStateButTheProcesssOwn() {
+        java.util.Set<String> processState = java.util.Set.of(
+            "io.dpone.watchdog.PhaseWatchdog.armed", // the one phase watchdog of this process's run
+            "io.dpone.clickhouse.chdb.ChdbConnection.nativeApi", // the chDB library, loaded once per process
+            "io.dpone.clickhouse.chdb.ChdbConnection.loadedFrom",
+            "io.dpone.clickhouse.chdb.SignalIsolation.stubs"); // the signal stubs chDB gets, installed once
+        java.util.List<String> found = new java.util.ArrayList<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            for (com.tngtech.archunit.core.domain.JavaField f : c.getFields()) {
+                var m = f.getModifiers();
+                if (m.contains(com.tngtech.archunit.core.domain.JavaModifier.STATIC)
+                        && !m.contains(com.tngtech.archunit.core.domain.JavaModifier.FINAL)
+                        && !m.contains(com.tngtech.archunit.core.domain.JavaModifier.SYNTHETIC)
+                        && !processState.contains(c.getName() + "." + f.getName())) {
+                    found.add(c.getName() + "." + f.getName());
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), found);
+    }
 }

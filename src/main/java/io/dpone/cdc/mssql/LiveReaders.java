@@ -7,14 +7,7 @@ import java.sql.Connection;
 
 /** The live reader of a backend: {@code mssql_cdc} or {@code mssql_change_tracking}. */
 public final class LiveReaders {
-    private static volatile ChangeTrackingSql changeTrackingSql = new SqlServerChangeTrackingSql();
-
     private LiveReaders() {
-    }
-
-    /** Test seam: the H2 emulation's Change Tracking row source (production: {@link SqlServerChangeTrackingSql}). */
-    static void useChangeTrackingSql(ChangeTrackingSql sql) {
-        changeTrackingSql = sql == null ? new SqlServerChangeTrackingSql() : sql;
     }
 
     /**
@@ -28,7 +21,7 @@ public final class LiveReaders {
                 ? captureInstance
                 : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()), policies);
             case SqlServerChangeTrackingReader.BACKEND ->
-                new SqlServerChangeTrackingReader(source, stream, changeTrackingSql, policies);
+                new SqlServerChangeTrackingReader(source, stream, ChangeTrackingSql.forConnection(source), policies);
             default -> throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "--backend",
                 "no live reader exists for this backend");
         };

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * After the commit the predecessor sits under the candidate's name on every member; it is dropped there only
@@ -16,12 +15,6 @@ import java.util.UUID;
  * recoverable with the same run id.
  */
 final class PredecessorCleanup {
-    /**
-     * Test seam, set only by the simulation's mutation test (issue 17): when true, cleanup hands {@code dropExact}
-     * the UUID it observes under the candidate name now instead of the recorded predecessor UUID.
-     */
-    static volatile boolean mutantDropsObservedUuid;
-
     private PredecessorCleanup() {
     }
 
@@ -36,8 +29,7 @@ final class PredecessorCleanup {
                     continue;
                 }
                 ClusterMember member = e.getValue();
-                UUID drop = mutantDropsObservedUuid ? old.get().uuid() : r.predecessorUuid();
-                if (member.dropExact(t.database(), g.candidate(), drop)) {
+                if (member.dropExact(t.database(), g.candidate(), r.predecessorUuid())) {
                     continue;
                 }
                 if (!settle(member, e.getKey(), t, record, g, old.get())) {

@@ -28,8 +28,7 @@ import org.h2.tools.SimpleResultSet;
  * </ul>
  */
 public final class H2ChangeTrackingFixture implements AutoCloseable {
-    public static final ChangeTrackingSql DIALECT =
-        (schema, table) -> "ct_changes(CAST(? AS BIGINT), '" + schema + "." + table + "')";
+    public static final ChangeTrackingSql DIALECT = new H2ChangeTrackingSql();
 
     public final String url;
     public final Connection connection;

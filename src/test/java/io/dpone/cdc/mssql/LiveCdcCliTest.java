@@ -27,7 +27,6 @@ class LiveCdcCliTest {
     @AfterEach
     void clear() {
         System.clearProperty(ConnectionContext.PROPERTY);
-        LiveReaders.useChangeTrackingSql(null);
     }
 
     private void context(String h2Url) throws Exception {
@@ -104,7 +103,6 @@ class LiveCdcCliTest {
             fx.insert(row(1, "new", "1.00", null, null));
             fx.insert(row(2, "new", "2.00", null, null));
             context(fx.url);
-            LiveReaders.useChangeTrackingSql(H2ChangeTrackingFixture.DIALECT);
             assertTicks("mssql_change_tracking", TestEngines.newDatabase("cli_ct"));
         }
     }

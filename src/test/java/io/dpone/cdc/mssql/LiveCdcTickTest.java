@@ -167,7 +167,6 @@ class LiveCdcTickTest {
     void changeTrackingTicksApplyCommitAndMaterialize() throws Exception {
         String db = TestEngines.newDatabase("ct_live");
         try (H2ChangeTrackingFixture fx = new H2ChangeTrackingFixture(TestEngines.newH2Url())) {
-            LiveReaders.useChangeTrackingSql(H2ChangeTrackingFixture.DIALECT);
             fx.begin();
             fx.insert(row(1, "new", "1.00", null, null));
             fx.insert(row(2, "new", "2.00", null, null));
@@ -187,8 +186,6 @@ class LiveCdcTickTest {
             assertTrue(idle.passed() && !idle.committed(), String.valueOf(idle.blockers()));
             assertEquals(5, count(db, "count()"));
             assertEquals(List.of(List.of("1", "paid"), List.of("3", "new")), materialize(db));
-        } finally {
-            LiveReaders.useChangeTrackingSql(null);
         }
     }
 

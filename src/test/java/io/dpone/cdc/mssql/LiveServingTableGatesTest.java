@@ -131,7 +131,6 @@ class LiveServingTableGatesTest {
         String url = TestEngines.newH2Url();
         Random r = new Random(11);
         try (H2ChangeTrackingFixture fx = new H2ChangeTrackingFixture(url)) {
-            LiveReaders.useChangeTrackingSql(H2ChangeTrackingFixture.DIALECT);
             java.util.Set<Integer> live = new java.util.TreeSet<>();
             int nextId = 1;
             for (int t = 0; t < 30; t++) {
@@ -155,8 +154,6 @@ class LiveServingTableGatesTest {
             }
             drainAndCheck(LiveCdcTickTest.options(SqlServerChangeTrackingReader.BACKEND, db, 13), fx.connection, url,
                 db);
-        } finally {
-            LiveReaders.useChangeTrackingSql(null);
         }
     }
 }

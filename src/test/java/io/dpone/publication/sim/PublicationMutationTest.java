@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 17: the mutation "predecessor cleanup drops by the UUID it observes now, not the recorded one" must fail
- * the simulation. It is switched on through {@link CleanupMutant} (the cleanup's package-private test seam). The
+ * the simulation. It is switched on through {@link CleanupMutant} (the simulation's members apply it to the cleanup's drops; production has no seam). The
  * schedules that catch it have a zombie whose member-local repair exchange lands after the commit, so the
  * candidate's name holds the published table when cleanup runs: the real code swaps it back and drops the
  * recorded predecessor; the mutant drops the live table.
