@@ -20,8 +20,8 @@ public final class ApplyStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        CdcApplyBatch batch = new CdcApplyBatch(tick.idempotency.batchId(), tick.runId(), tick.idempotency.toApply(),
-            tick.batch.columns());
+        CdcApplyBatch batch = new CdcApplyBatch(tick.idempotency().batchId(), tick.runId(), tick.idempotency().toApply(),
+            tick.batch().columns());
         SinkReceipt r;
         try {
             r = tick.adapters().applier().apply(tick.stream(), batch);
@@ -31,7 +31,7 @@ public final class ApplyStep extends CdcStep {
             throw new DponeException(CdcBlockers.blocker(CdcBlockers.SINK_APPLY_FAILED, "sink",
                 "the sink applier failed: " + Redactor.global().describe(e)));
         }
-        tick.receipt = r;
+        tick.applied(r);
         if (r == null || !r.passed()) {
             tick.block(List.of(CdcBlockers.blocker(CdcBlockers.SINK_APPLY_FAILED, "sink",
                 "the sink applier did not pass" + (r == null || r.message() == null ? "" : ": " + r.message()),

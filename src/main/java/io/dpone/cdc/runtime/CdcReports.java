@@ -24,9 +24,9 @@ public final class CdcReports {
     /** Builds the report from the tick's state and writes both files when the tick has an output directory. */
     static CdcRuntimeRunReport write(CdcTick tick) {
         CdcRuntimeRunReport r = build(tick);
-        tick.report = r;
+        tick.reported(r);
         Path dir = tick.outputDir();
-        if (dir != null && tick.ownsOutput) {
+        if (dir != null && tick.ownsOutput()) {
             ReportWriter.writeJson(dir.resolve(JSON_FILE), r);
             ReportWriter.writeMarkdown(dir.resolve(MARKDOWN_FILE), markdown(r));
         }
@@ -36,9 +36,9 @@ public final class CdcReports {
     static CdcRuntimeRunReport build(CdcTick tick) {
         Instant end = Instant.now();
         long ms = Duration.between(tick.startedAt(), end).toMillis();
-        int read = tick.batch == null ? 0 : tick.batch.changes().size();
-        var idem = tick.idempotency;
-        SinkReceipt receipt = tick.receipt;
+        int read = tick.batch() == null ? 0 : tick.batch().changes().size();
+        var idem = tick.idempotency();
+        SinkReceipt receipt = tick.receipt();
         CdcRuntimeRunReport.Counts counts = new CdcRuntimeRunReport.Counts(read,
             idem == null ? 0 : idem.duplicates().size(), idem == null ? 0 : idem.replayed(),
             idem == null ? 0 : idem.toApply().size(), receipt == null ? 0 : receipt.appliedRows(),
@@ -49,12 +49,12 @@ public final class CdcReports {
         stream.put("stream_id", tick.stream().streamId());
         List<Blocker> blockers = tick.blockers();
         return new CdcRuntimeRunReport(CdcRuntimeRunReport.SCHEMA, tick.runId(), tick.options().mode().name(),
-            blockers.isEmpty(), tick.committed(), commitOutcome(tick, blockers), stream, offset(tick.offsetBefore), offset(tick.offsetAfter()),
-            offset(Optional.ofNullable(tick.batch == null ? null : tick.batch.nextOffset())),
-            tick.batch == null ? null : tick.batch.highWatermark(), idem == null ? null : idem.batchId(),
-            counts, policyCounts(tick.batch), receipt, blockers,
+            blockers.isEmpty(), tick.committed(), commitOutcome(tick, blockers), stream, offset(tick.offsetBefore()), offset(tick.offsetAfter()),
+            offset(Optional.ofNullable(tick.batch() == null ? null : tick.batch().nextOffset())),
+            tick.batch() == null ? null : tick.batch().highWatermark(), idem == null ? null : idem.batchId(),
+            counts, policyCounts(tick.batch()), receipt, blockers,
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
-                Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource),
+                Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource()),
             tick.startedAt(), end, artifacts(tick));
     }
 
@@ -80,7 +80,7 @@ public final class CdcReports {
         if (!blockers.isEmpty()) {
             return "blocked";
         }
-        return tick.offsetUnchanged ? "offset_unchanged" : "no_next_offset";
+        return tick.offsetUnchanged() ? "offset_unchanged" : "no_next_offset";
     }
 
     /**
@@ -92,7 +92,7 @@ public final class CdcReports {
     private static Map<String, String> artifacts(CdcTick tick) {
         Map<String, String> artifacts = new LinkedHashMap<>();
         Path dir = tick.outputDir();
-        if (dir == null || !tick.ownsOutput) {
+        if (dir == null || !tick.ownsOutput()) {
             return artifacts;
         }
         artifacts.put("report_json", JSON_FILE);

@@ -50,19 +50,19 @@ public final class CdcTick {
     private final List<Blocker> blockers = new ArrayList<>();
     private final Map<String, Long> stepMillis = new LinkedHashMap<>();
 
-    Optional<CdcOffset> offsetBefore = Optional.empty();
-    boolean offsetLoaded;
-    CdcBatch batch;
-    IdempotencyResult idempotency;
-    SinkReceipt receipt;
-    boolean committed;
+    // what the steps found: each set once, by its step, through the setters below (as TransferRun's state is)
+    private Optional<CdcOffset> offsetBefore;
+    private CdcBatch batch;
+    private IdempotencyResult idempotency;
+    private SinkReceipt receipt;
+    private boolean committed;
     /** Milliseconds behind the source after this tick, -1 when unknown. */
-    long millisBehindSource = -1;
+    private Long millisBehindSource;
     /** The batch's next offset equals the committed one: nothing to move. */
-    boolean offsetUnchanged;
+    private boolean offsetUnchanged;
     /** False when another tick held the fence: this tick must not write into the shared output directory. */
-    boolean ownsOutput = true;
-    CdcRuntimeRunReport report;
+    private boolean ownsOutput = true;
+    private CdcRuntimeRunReport report;
 
     public CdcTick(String runId, CdcRunOptions options, Adapters adapters, int maxEvents) {
         this.runId = runId;
@@ -125,6 +125,100 @@ public final class CdcTick {
         return report;
     }
 
+    /** Throws unless {@code current} is unset: each finding is set once, by the step that makes it. */
+    private static void once(Object current, String what) {
+        if (current != null) {
+            throw new IllegalStateException("the tick's " + what + " is set once, by its step");
+        }
+    }
+
+    /** Step load_offset: the checkpoint's offset (empty: none yet). */
+    void offsetLoaded(Optional<CdcOffset> offset) {
+        once(offsetBefore, "offset before");
+        offsetBefore = offset;
+    }
+
+    /** The offset the checkpoint held when the tick began (empty before load_offset ran, or when there is none). */
+    Optional<CdcOffset> offsetBefore() {
+        return offsetBefore == null ? Optional.empty() : offsetBefore;
+    }
+
+    /** Step read_batch: what the reader returned. */
+    void batchRead(CdcBatch b) {
+        once(batch, "batch");
+        batch = b;
+    }
+
+    /** The batch read, or null before read_batch ran. */
+    CdcBatch batch() {
+        return batch;
+    }
+
+    /** Step idempotency: the identity check's result. */
+    void idempotencyChecked(IdempotencyResult r) {
+        once(idempotency, "idempotency result");
+        idempotency = r;
+    }
+
+    IdempotencyResult idempotency() {
+        return idempotency;
+    }
+
+    /** Step apply: the sink's receipt. */
+    void applied(SinkReceipt r) {
+        once(receipt, "sink receipt");
+        receipt = r;
+    }
+
+    SinkReceipt receipt() {
+        return receipt;
+    }
+
+    /** Step commit_offset: the batch's next offset is the checkpoint now. */
+    void offsetCommitted() {
+        if (committed || offsetUnchanged) {
+            throw new IllegalStateException("the tick's commit outcome is set once, by commit_offset");
+        }
+        committed = true;
+    }
+
+    /** Step commit_offset: the batch's next offset is the one already committed; nothing moved. */
+    void offsetAlreadyCommitted() {
+        if (committed || offsetUnchanged) {
+            throw new IllegalStateException("the tick's commit outcome is set once, by commit_offset");
+        }
+        offsetUnchanged = true;
+    }
+
+    boolean offsetUnchanged() {
+        return offsetUnchanged;
+    }
+
+    /** Step report: how far behind the source the stream is after this tick (-1: unknown). */
+    void lagMeasured(long millis) {
+        once(millisBehindSource, "lag");
+        millisBehindSource = millis;
+    }
+
+    long millisBehindSource() {
+        return millisBehindSource == null ? -1 : millisBehindSource;
+    }
+
+    /** The fence was another tick's: this tick writes nothing into the shared output directory. */
+    void fenceLost() {
+        ownsOutput = false;
+    }
+
+    boolean ownsOutput() {
+        return ownsOutput;
+    }
+
+    /** The report, once built (by the report step, or by the runner after a failure). */
+    void reported(CdcRuntimeRunReport r) {
+        once(report, "report");
+        report = r;
+    }
+
     void block(List<Blocker> more) {
         blockers.addAll(more);
     }
@@ -139,7 +233,7 @@ public final class CdcTick {
 
     /** The offset the checkpoint holds after this tick. */
     Optional<CdcOffset> offsetAfter() {
-        return committed ? Optional.of(batch.nextOffset()) : offsetBefore;
+        return committed ? Optional.of(batch.nextOffset()) : offsetBefore();
     }
 
     Path outputDir() {

@@ -46,7 +46,7 @@ public final class CdcTickRunner {
         try {
             fence = tick.adapters().fence().acquire(tick.stream());
         } catch (DponeException e) {
-            tick.ownsOutput = false;
+            tick.fenceLost();
             tick.block(e.blockers());
             return CdcReports.build(tick);
         }

@@ -13,15 +13,16 @@ public final class CommitOffsetStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        if (tick.receipt == null || !tick.receipt.passed() || !tick.receipt.durable()
-            || !tick.idempotency.passed() || tick.batch.nextOffset() == null) {
+        if (tick.receipt() == null || !tick.receipt().passed() || !tick.receipt().durable()
+            || !tick.idempotency().passed() || tick.batch().nextOffset() == null) {
             return;
         }
-        if (tick.offsetBefore.equals(java.util.Optional.of(tick.batch.nextOffset()))) {
-            tick.offsetUnchanged = true;
+        if (tick.offsetBefore().equals(java.util.Optional.of(tick.batch().nextOffset()))) {
+            tick.offsetAlreadyCommitted();
             return;
         }
-        tick.adapters().offsets().commit(tick.stream(), tick.offsetBefore, tick.batch.nextOffset(), tick.runId());
-        tick.committed = true;
+        tick.adapters().offsets().commit(tick.stream(), tick.offsetBefore(), tick.batch().nextOffset(),
+            tick.runId());
+        tick.offsetCommitted();
     }
 }

@@ -18,8 +18,8 @@ public final class IdempotencyStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        IdempotencyResult r = tick.adapters().idempotency().check(tick.stream(), tick.batch, tick.offsetBefore);
-        tick.idempotency = r;
+        IdempotencyResult r = tick.adapters().idempotency().check(tick.stream(), tick.batch(), tick.offsetBefore());
+        tick.idempotencyChecked(r);
         if (!r.passed()) {
             tick.block(List.of(CdcBlockers.blocker(CdcBlockers.DUPLICATE_EVENTS,
                 String.valueOf(r.duplicates().get(0).get("event")),
@@ -27,6 +27,6 @@ public final class IdempotencyStep extends CdcStep {
                     + "position, sequence, operation); nothing was applied",
                 Map.of("duplicates", r.duplicates()))));
         }
-        tick.block(CdcBatchPolicy.check(tick.stream(), tick.batch, tick.offsetBefore, r));
+        tick.block(CdcBatchPolicy.check(tick.stream(), tick.batch(), tick.offsetBefore(), r));
     }
 }

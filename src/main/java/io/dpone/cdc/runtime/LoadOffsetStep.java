@@ -8,7 +8,6 @@ public final class LoadOffsetStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        tick.offsetBefore = tick.adapters().offsets().load(tick.stream());
-        tick.offsetLoaded = true;
+        tick.offsetLoaded(tick.adapters().offsets().load(tick.stream()));
     }
 }

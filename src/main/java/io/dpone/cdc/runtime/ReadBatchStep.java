@@ -8,6 +8,6 @@ public final class ReadBatchStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        tick.batch = tick.adapters().reader().readBatch(tick.offsetBefore.orElse(null), tick.maxEvents());
+        tick.batchRead(tick.adapters().reader().readBatch(tick.offsetBefore().orElse(null), tick.maxEvents()));
     }
 }

@@ -13,9 +13,9 @@ public final class ReportStep extends CdcStep {
 
     @Override
     protected void run(CdcTick tick) {
-        if (!tick.halted() && tick.batch != null) {
-            tick.millisBehindSource = tick.adapters().reader().millisBehindSource(tick.offsetAfter().orElse(null),
-                tick.batch.highWatermark()).orElse(-1);
+        if (!tick.halted() && tick.batch() != null) {
+            tick.lagMeasured(tick.adapters().reader().millisBehindSource(tick.offsetAfter().orElse(null),
+                tick.batch().highWatermark()).orElse(-1));
         }
         CdcReports.write(tick);
     }
