@@ -108,10 +108,16 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             details.put("checkpoint_position", from.token());
             details.put("first_unread_lsn", firstUnread.hex());
             details.put("min_lsn", min.hex());
+            String cleanedBefore = lsnTime(min);
+            if (cleanedBefore != null) {
+                details.put("cleaned_up_before", cleanedBefore);
+            }
             throw new DponeException(CdcBlockers.blocker(CdcBlockers.CDC_RESYNC_REQUIRED, "source.cdc."
                 + captureInstance, "the checkpoint's next LSN " + firstUnread.hex() + " is below the capture "
-                + "instance's minimum LSN " + min.hex() + ": changes were cleaned up before they were read; "
-                + "resync the table (full refresh, then a new checkpoint); nothing was read", details));
+                + "instance's minimum LSN " + min.hex() + ": the changes committed after the checkpoint and before "
+                + (cleanedBefore == null ? "that LSN" : cleanedBefore + " (the server's clock)") + " were cleaned "
+                + "up before they were read, and how many there were is no longer on the server; nothing was read. "
+                + HandOverHint.text(stream.pipelineName()), details));
         }
         Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
         if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
@@ -220,6 +226,19 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         return SourceLag.of(connection, committed, highWatermark,
             "SELECT sys.fn_cdc_map_lsn_to_time(?), CURRENT_TIMESTAMP",
             (st, position) -> st.setBytes(1, Lsn.parse(position).bytes()));
+    }
+
+    /** The commit time of {@code lsn} on the server ({@code sys.fn_cdc_map_lsn_to_time}), or null when unknown. */
+    private String lsnTime(Lsn lsn) {
+        try (PreparedStatement st = connection.prepareStatement("SELECT sys.fn_cdc_map_lsn_to_time(?)")) {
+            st.setBytes(1, lsn.bytes());
+            try (ResultSet rs = st.executeQuery()) {
+                java.sql.Timestamp t = rs.next() ? rs.getTimestamp(1) : null;
+                return t == null ? null : t.toLocalDateTime().toString();
+            }
+        } catch (SQLException e) {
+            return null;
+        }
     }
 
     private void describe() throws SQLException {

@@ -114,11 +114,13 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("saved_version", saved);
             details.put("min_valid_version", minValid);
+            details.put("versions_cleaned_up", minValid - 1 - saved);
             throw new DponeException(CdcBlockers.blocker(CdcBlockers.CHANGE_TRACKING_RESYNC_REQUIRED,
                 "source.change_tracking." + stream.sourceTableName(), "the saved version " + saved + " is below "
-                + "CHANGE_TRACKING_MIN_VALID_VERSION " + minValid + " of " + stream.sourceTableName() + ": changes "
-                + "were cleaned up before they were read; resync the table (full refresh, then a new checkpoint); "
-                + "nothing was read", details));
+                + "CHANGE_TRACKING_MIN_VALID_VERSION " + minValid + " of " + stream.sourceTableName() + ": the "
+                + "changes of up to " + (minValid - 1 - saved) + " committed version(s) after the saved one were "
+                + "cleaned up before they were read; nothing was read. " + HandOverHint.text(stream.pipelineName()),
+                details));
         }
         boolean snapshot = from != null && from.snapshotComplete();
         if (saved != null && resume == null && current <= saved) {

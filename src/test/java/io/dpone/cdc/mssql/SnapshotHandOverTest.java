@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.Dpone;
+import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.cdc.clickhouse.CdcMaterializer;
@@ -110,6 +111,74 @@ class SnapshotHandOverTest {
             assertTrue(java.nio.file.Files.readString(checkpoint).contains("dpone.cdc_checkpoint.v1"));
             assertEquals("0", ch.query("SELECT count() FROM system.tables WHERE database = '" + db + "' AND name = '"
                 + ClickHouseCdcAdapters.OFFSETS_TABLE + "'").get(0).get(0), "the ClickHouse store is not used");
+        }
+    }
+
+    /**
+     * Issue 31 item 4: changes cleaned up before the stream read them make the tick refuse with the re-snapshot
+     * command; running the manifest's hand-over under a new run id moves the stale checkpoint to the new snapshot's
+     * position, and the stream then continues with the serving table equal to the source.
+     */
+    @Test
+    void aStreamBehindTheCleanupIsResyncedByANewHandOver() throws Exception {
+        String db = TestEngines.newDatabase("resync");
+        String url = TestEngines.newH2Url();
+        Random r = new Random(5);
+        try (H2CdcFixture fx = new H2CdcFixture(url)) {
+            H2CdcFixture.Txn seed = fx.txn();
+            for (int id = 1; id <= 40; id++) {
+                seed.insert(LiveServingTableGatesTest.randomRow(r, id));
+            }
+            seed.commit();
+            Path manifest = Manifests.write(dir.resolve("resync.batch.yaml"), """
+                source:
+                  type: mssql
+                  connection_ref: %s
+                  table: {schema: dbo, name: orders}
+                sink:
+                  type: clickhouse
+                  connection_ref: %s
+                  table: {schema: %s, name: orders_snapshot}
+                  strategy: {mode: full_refresh}
+                cdc:
+                  backend: mssql_cdc
+                  pipeline_name: orders-resync
+                  log_dataset: %s.orders_cdc
+                  unique_keys: [order_id]
+                """.formatted(TestEngines.SOURCE, TestEngines.CLICKHOUSE, db, db));
+            RunReport first = Dpone.run(manifest, "resync-1", TestEngines.context(url), ProgressListener.NONE,
+                dir.resolve("state"));
+            assertTrue(first.passed(), String.valueOf(first.blockers()));
+            fx.txn().insert(LiveServingTableGatesTest.randomRow(r, 41)).commit();
+            byte[] kept = fx.txn().insert(LiveServingTableGatesTest.randomRow(r, 42)).commit();
+            fx.cleanupBelow(kept); // row 41's insert is gone before the stream read it
+
+            CdcRunOptions o = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
+                .backend(SqlServerCdcReader.BACKEND).pipelineName("orders-resync").sourceTable("dbo", "orders")
+                .targetDataset(db + ".orders_cdc").uniqueKeys(List.of("order_id"))
+                .connections("mssql_test", "clickhouse_test").build();
+            CdcRuntimeRunReport behind = CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(),
+                fx.connection, ch, dir.resolve("spool")));
+            assertFalse(behind.passed() || behind.committed());
+            assertEquals(CdcBlockers.CDC_RESYNC_REQUIRED, behind.blockers().get(0).code());
+            assertTrue(behind.blockers().get(0).message().contains("pipeline orders-resync (dpone run MANIFEST"),
+                behind.blockers().get(0).message());
+
+            RunReport again = Dpone.run(manifest, "resync-2", TestEngines.context(url), ProgressListener.NONE,
+                dir.resolve("state"));
+            assertTrue(again.passed(), String.valueOf(again.blockers()));
+            fx.txn().insert(LiveServingTableGatesTest.randomRow(r, 43)).commit();
+            CdcRuntimeRunReport resumed = CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(),
+                fx.connection, ch, dir.resolve("spool")));
+            assertTrue(resumed.passed() && resumed.committed(), String.valueOf(resumed.blockers()));
+            Map<String, Object> m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db
+                + ".orders_cdc", db + ".orders_serving", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted),
+                null);
+            assertEquals(true, m.get("passed"), String.valueOf(m.get("blockers")));
+            try (JdbcSourceReader reader = ArtifactFixtures.reader(url)) {
+                ServingGates.compare(reader, new TableRef("dbo", "orders"), ch, db, "orders_serving")
+                    .forEach(g -> assertEquals("passed", g.status(), g.gate() + ": " + g.details()));
+            }
         }
     }
 

@@ -128,6 +128,9 @@ class SqlServerCdcReaderTest {
         fx.cleanupBelow(third);
         DponeException e = assertThrows(DponeException.class, () -> reader.readBatch(committed, 10));
         assertEquals(CdcBlockers.CDC_RESYNC_REQUIRED, e.blockers().get(0).code());
+        String message = e.blockers().get(0).message();
+        assertTrue(message.contains("dpone run MANIFEST --run-id NEW_RUN_ID") && message.contains("orders"), message);
+        assertNotNull(e.blockers().get(0).details().get("cleaned_up_before"), "the server dates what was lost");
         // a resume point inside a cleaned-up LSN blocks as well
         CdcOffset inside = new CdcOffset(SqlServerCdcReader.BACKEND, committed.token(), false,
             new CdcResumePoint(Lsn.parse(committed.token()), 1, new byte[10], 2, 0).toJson());

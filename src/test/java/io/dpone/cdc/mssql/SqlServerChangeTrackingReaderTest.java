@@ -119,6 +119,11 @@ class SqlServerChangeTrackingReaderTest {
         fx.cleanup(2);
         DponeException e = assertThrows(DponeException.class, () -> reader.readBatch(committed, 10));
         assertEquals(CdcBlockers.CHANGE_TRACKING_RESYNC_REQUIRED, e.blockers().get(0).code());
+        assertTrue(e.blockers().get(0).message().contains("dpone run MANIFEST --run-id NEW_RUN_ID"),
+            e.blockers().get(0).message());
+        long saved = Long.parseLong(committed.token());
+        assertEquals(((Number) e.blockers().get(0).details().get("min_valid_version")).longValue() - 1 - saved,
+            ((Number) e.blockers().get(0).details().get("versions_cleaned_up")).longValue());
     }
 
     @Test
