@@ -69,22 +69,23 @@ public final class ServeRuntime implements AutoCloseable {
         ShutdownSignal signal = new ShutdownSignal();
         Map<String, Object> beans = new LinkedHashMap<>(overrides);
         checkHttpPort(config.httpHost(), config.httpPort());
-        // the management server's Vert.x: Camel finds it by type and asks it for the server (see ManagementHttpGuard)
-        ManagementHttpGuard http = new ManagementHttpGuard(config.httpIdleTimeout(), config.httpRequestTimeout());
-        beans.put(ManagementHttpGuard.BEAN, http);
         // the per-chunk steps of the transfer routes: streaming routes load, object-storage routes upload first
         beans.put("loadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
         beans.put("uploadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
         // before any other thread exists: the engine connects once and stays up (see EmbeddedEngineHold)
-        EmbeddedEngineHold engine;
+        EmbeddedEngineHold engine = EmbeddedEngineHold.open(context, readinessAliases(config));
+        // the management server's Vert.x (its threads start after the engine's connect): Camel finds it by type and
+        // asks it for the server, which it bounds (see ManagementHttpGuard)
+        ManagementHttpGuard http;
         try {
-            engine = EmbeddedEngineHold.open(context, readinessAliases(config));
+            http = new ManagementHttpGuard(config.httpIdleTimeout(), config.httpRequestTimeout());
         } catch (RuntimeException e) {
-            http.shutdown();
+            engine.close();
             throw e;
         }
+        beans.put(ManagementHttpGuard.BEAN, http);
         DponeCamel camel;
         try {
             camel = DponeCamel.start(null, true, beans, properties(config));
