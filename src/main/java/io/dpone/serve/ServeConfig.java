@@ -48,22 +48,22 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
 
     /** A copy listening on {@code port} ({@code --http-port}). */
     public ServeConfig withHttpPort(int port) {
-        return new ServeConfig(port, httpHost, httpIdleTimeout, httpRequestTimeout, stateDir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout,
+        return new ServeConfig(port, httpHost, httpIdleTimeout, httpRequestTimeout,
+            stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
             readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** A copy binding the management server to {@code host} ({@code --http-host}). */
     public ServeConfig withHttpHost(String host) {
-        return new ServeConfig(httpPort, host, httpIdleTimeout, httpRequestTimeout, stateDir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout, readiness, probeTimeout, jobs, cdcStreams, certifications,
-            camelProperties);
+        return new ServeConfig(httpPort, host, httpIdleTimeout, httpRequestTimeout,
+            stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
-        return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout, dir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout,
+        return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
+            dir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
             readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 
