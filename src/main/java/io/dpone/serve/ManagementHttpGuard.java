@@ -70,6 +70,7 @@ final class ManagementHttpGuard extends VertxWrapper {
 
     private final long idleMillis;
     private final long requestMillis;
+    private volatile boolean serving;
 
     ManagementHttpGuard(Duration idleTimeout, Duration requestTimeout) {
         super((VertxInternal) Vertx.vertx());
@@ -86,7 +87,13 @@ final class ManagementHttpGuard extends VertxWrapper {
             .setAlpnVersions(List.of(io.vertx.core.http.HttpVersion.HTTP_1_1));
         HttpServer server = super.createHttpServer(bounded);
         server.connectionHandler(connection -> bound(connection, bounded));
+        serving = true;
         return server;
+    }
+
+    /** Whether Camel asked this Vert.x for its server (serve refuses to start when it did not). */
+    boolean serving() {
+        return serving;
     }
 
     @Override

@@ -96,6 +96,11 @@ public final class ServeRuntime implements AutoCloseable {
         }
         ConnectionProbes probes = null;
         try {
+            boolean managed = !"false".equalsIgnoreCase(properties(config).get("camel.management.enabled"));
+            if (managed && !http.serving()) { // Camel found another Vert.x, or none: the port would run unbounded
+                throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", "the management HTTP server did not "
+                    + "start on serve's bounded Vert.x (" + ManagementHttpGuard.BEAN + "); refusing to run it unbounded");
+            }
             CamelContext ctx = camel.context();
             RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory(), config.routeFilePolicy());
             routes.scan();

@@ -189,4 +189,28 @@ class ServeManagementHttpBoundsTest {
             }
         }
     }
+
+    @Test
+    void aManagementServerNotOnTheBoundedVertxIsRefusedTyped() throws Exception {
+        ServeConfig config = config();
+        // a second Vert.x in the registry: Camel finds no single one and builds its own, without the bounds
+        io.vertx.core.Vertx other = io.vertx.core.Vertx.vertx();
+        try {
+            io.dpone.error.DponeException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.dpone.error.DponeException.class, () -> ServeRuntime.start(config,
+                    TestEngines.context(TestEngines.newH2Url()), Map.of("anotherVertx", other)).close());
+            assertEquals("runtime.internal_error", e.blockers().get(0).code(), e.getMessage());
+            assertTrue(e.blockers().get(0).message().contains("bounded Vert.x"), e.blockers().get(0).message());
+            await(Duration.ofSeconds(10), "the refused serve's port to be free again", () -> {
+                try (java.net.ServerSocket s = new java.net.ServerSocket(config.httpPort(), 1,
+                    InetAddress.getLoopbackAddress())) {
+                    return true;
+                } catch (IOException busy) {
+                    return false;
+                }
+            });
+        } finally {
+            other.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
 }
