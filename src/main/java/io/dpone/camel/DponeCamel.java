@@ -54,6 +54,13 @@ public final class DponeCamel implements AutoCloseable {
         main.configure().withJmxEnabled(jmx);
         main.configure().withName("dpone");
         main.configure().withShutdownTimeout(30);
+        // no camel-main hangup hook (the default strategy's JVM shutdown hook): dpone never runs Main's own loop, so
+        // on SIGTERM that hook only waited shutdownTimeout + extraShutdownTimeout (45 s) for a stop nobody performs,
+        // keeping a run blocked on a silent server alive that long. Each entry point stops the context itself
+        // (serve's SIGTERM hook, the CLI command as it ends, an embedding application's close). The simple strategy
+        // is the default one without that hook (DefaultMainShutdownStrategy.disableHangupSupport does not stop it
+        // from being installed in Camel 4.18).
+        main.setShutdownStrategy(new org.apache.camel.main.SimpleMainShutdownStrategy());
         main.addMainListener(new org.apache.camel.main.MainListenerSupport() {
             @Override
             public void beforeConfigure(org.apache.camel.main.BaseMainSupport support) {

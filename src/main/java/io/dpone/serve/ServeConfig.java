@@ -13,6 +13,9 @@ import java.util.Map;
  *
  * @param httpPort         port of the management HTTP server (health, metrics); {@code --http-port} overrides it
  * @param httpHost         the address the management HTTP server binds ({@code 127.0.0.1} unless opened on purpose)
+ * @param httpIdleTimeout  a management connection with no bytes in either direction for this long is closed
+ * @param httpRequestTimeout a management request must arrive in full within this bound of its first byte (or of the
+ *                         connection's opening), else it is answered 408 or its connection closed
  * @param stateDir         durable serve state: in-flight run ids per job, run journals, spooled chunks; null means
  *                         {@code $DPONE_HOME/serve}
  * @param routesDirectory  a directory of YAML DSL route files loaded one file at a time; null for none
@@ -25,7 +28,8 @@ import java.util.Map;
  * @param probeTimeout     how long one connection probe may take before its alias shows DOWN
  * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
  */
-public record ServeConfig(int httpPort, String httpHost, Path stateDir, Path routesDirectory, boolean routesReload,
+public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeout, Duration httpRequestTimeout,
+                          Path stateDir, Path routesDirectory, boolean routesReload,
                           List<String> allowedComponents, List<Path> fileDirectories, Duration reloadInterval, Duration shutdownTimeout, List<String> readiness, Duration probeTimeout,
                           List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
                           Map<String, String> camelProperties) {
@@ -44,22 +48,22 @@ public record ServeConfig(int httpPort, String httpHost, Path stateDir, Path rou
 
     /** A copy listening on {@code port} ({@code --http-port}). */
     public ServeConfig withHttpPort(int port) {
-        return new ServeConfig(port, httpHost, stateDir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout,
+        return new ServeConfig(port, httpHost, httpIdleTimeout, httpRequestTimeout,
+            stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
             readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** A copy binding the management server to {@code host} ({@code --http-host}). */
     public ServeConfig withHttpHost(String host) {
-        return new ServeConfig(httpPort, host, stateDir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout, readiness, probeTimeout, jobs, cdcStreams, certifications,
-            camelProperties);
+        return new ServeConfig(httpPort, host, httpIdleTimeout, httpRequestTimeout,
+            stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
-        return new ServeConfig(httpPort, httpHost, dir, routesDirectory, routesReload, allowedComponents,
-            fileDirectories, reloadInterval, shutdownTimeout,
+        return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
+            dir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
             readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
     }
 

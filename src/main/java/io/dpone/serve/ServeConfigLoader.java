@@ -66,6 +66,10 @@ public final class ServeConfigLoader {
         JsonNode http = root.path("http");
         int port = http.path("port").canConvertToInt() ? http.path("port").asInt() : ServeConfig.DEFAULT_HTTP_PORT;
         String host = http.path("host").isTextual() ? http.path("host").asText() : ServeConfig.DEFAULT_HTTP_HOST;
+        Duration idle = bounded(http.get("idle_timeout"), ManagementHttpGuard.DEFAULT_IDLE_TIMEOUT,
+            "http.idle_timeout");
+        Duration request = bounded(http.get("request_timeout"), ManagementHttpGuard.DEFAULT_REQUEST_TIMEOUT,
+            "http.request_timeout");
         Path state = path(root.get("state_dir"));
         JsonNode routes = root.path("routes");
         Path routesDir = path(routes.get("directory"));
@@ -96,9 +100,8 @@ public final class ServeConfigLoader {
                 camel.put(e.getKey(), e.getValue().asText());
             }
         });
-        return new ServeConfig(port, host, state, routesDir, reload, components, fileDirs, reloadEvery, timeout,
-            readiness, probeTimeout, jobs, streams, certs,
-            camel);
+        return new ServeConfig(port, host, idle, request, state, routesDir, reload, components, fileDirs, reloadEvery,
+            timeout, readiness, probeTimeout, jobs, streams, certs, camel);
     }
 
     private ServeConfig.Job job(JsonNode n, String p, Set<String> names) {
@@ -202,6 +205,16 @@ public final class ServeConfigLoader {
 
     private static Duration duration(JsonNode n, Duration fallback) {
         return n != null && n.isTextual() ? ShortDuration.parse(n.asText()).orElse(fallback) : fallback;
+    }
+
+    /** A management-port timeout, {@link ManagementHttpGuard#MIN_TIMEOUT} to {@link ManagementHttpGuard#MAX_TIMEOUT}. */
+    private Duration bounded(JsonNode n, Duration fallback, String p) {
+        Duration d = duration(n, fallback);
+        if (d.compareTo(ManagementHttpGuard.MIN_TIMEOUT) < 0 || d.compareTo(ManagementHttpGuard.MAX_TIMEOUT) > 0) {
+            invalid(p, "must be between 100ms and 1h, got " + n.asText());
+            return fallback;
+        }
+        return d;
     }
 
     private void invalid(String p, String message) {

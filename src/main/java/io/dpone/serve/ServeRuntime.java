@@ -47,10 +47,12 @@ public final class ServeRuntime implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final EmbeddedEngineHold engine;
     private final ConnectionProbes probes;
+    private final ManagementHttpGuard http;
 
     private ServeRuntime(DponeCamel camel, ShutdownSignal signal, RouteDirectory routes, Map<String, BatchJob> jobs,
                          Map<String, CdcStreamJob> streams, Path stateDir, EmbeddedEngineHold engine,
-                         ConnectionProbes probes) {
+                         ConnectionProbes probes, ManagementHttpGuard http) {
+        this.http = http;
         this.engine = engine;
         this.probes = probes;
         this.camel = camel;
@@ -66,23 +68,39 @@ public final class ServeRuntime implements AutoCloseable {
         Path stateDir = config.stateDir() != null ? config.stateDir() : EmbeddedDefaults.home().resolve("serve");
         ShutdownSignal signal = new ShutdownSignal();
         Map<String, Object> beans = new LinkedHashMap<>(overrides);
+        checkHttpPort(config.httpHost(), config.httpPort());
         // the per-chunk steps of the transfer routes: streaming routes load, object-storage routes upload first
         beans.put("loadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("loadChunk", new LoadChunkProcessor()), signal));
         beans.put("uploadChunk", new StopAwareChunkStep(
             (Processor) overrides.getOrDefault("uploadChunk", new UploadChunkProcessor()), signal));
-        checkHttpPort(config.httpHost(), config.httpPort());
         // before any other thread exists: the engine connects once and stays up (see EmbeddedEngineHold)
         EmbeddedEngineHold engine = EmbeddedEngineHold.open(context, readinessAliases(config));
+        // the management server's Vert.x (its threads start after the engine's connect): Camel finds it by type and
+        // asks it for the server, which it bounds (see ManagementHttpGuard)
+        ManagementHttpGuard http;
+        try {
+            http = new ManagementHttpGuard(config.httpIdleTimeout(), config.httpRequestTimeout());
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+        beans.put(ManagementHttpGuard.BEAN, http);
         DponeCamel camel;
         try {
             camel = DponeCamel.start(null, true, beans, properties(config));
         } catch (RuntimeException e) { // e.g. the management port is taken
+            http.shutdown();
             engine.close();
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
         }
         ConnectionProbes probes = null;
         try {
+            boolean managed = !"false".equalsIgnoreCase(properties(config).get("camel.management.enabled"));
+            if (managed && !http.serving()) { // Camel found another Vert.x, or none: the port would run unbounded
+                throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", "the management HTTP server did not "
+                    + "start on serve's bounded Vert.x (" + ManagementHttpGuard.BEAN + "); refusing to run it unbounded");
+            }
             CamelContext ctx = camel.context();
             RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory(), config.routeFilePolicy());
             routes.scan();
@@ -140,12 +158,13 @@ public final class ServeRuntime implements AutoCloseable {
             LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
                 + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
                 config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
-            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes);
+            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http);
         } catch (Exception e) {
             if (probes != null) {
                 probes.close();
             }
             camel.close();
+            http.shutdown();
             engine.close();
             if (e instanceof DponeException d) {
                 throw d;
@@ -255,6 +274,7 @@ public final class ServeRuntime implements AutoCloseable {
         try {
             camel.close();
         } finally {
+            http.shutdown();
             engine.close();
             LOG.info("dpone serve stopped");
             stopped.countDown();

@@ -37,6 +37,33 @@ class ServeConfigTest {
         assertEquals(Set.of("mssql_demo", "clickhouse_default"), ServeRuntime.readinessAliases(c));
         assertEquals("8080", ServeRuntime.properties(c).get("camel.management.port"));
         assertEquals("30", ServeRuntime.properties(c).get("camel.main.shutdownTimeout"));
+        assertEquals(Duration.ofSeconds(30), c.httpIdleTimeout());
+        assertEquals(Duration.ofSeconds(10), c.httpRequestTimeout());
+    }
+
+    @Test
+    void managementTimeoutsOutOfRangeAreRefusedWithTheirPath() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        Path file = Manifests.write(dir.resolve("timeouts.yaml"), """
+            http: {idle_timeout: 0s, request_timeout: 2h}
+            jobs:
+              - name: a
+                manifest: %s
+                schedule: {every: 10s}
+            """.formatted(manifest));
+        DponeException e = assertThrows(DponeException.class, () -> ServeConfigLoader.load(file));
+        Set<String> at = e.blockers().stream().map(b -> b.code() + "@" + b.subject()).collect(Collectors.toSet());
+        assertEquals(Set.of("serve.config_invalid@http.idle_timeout", "serve.config_invalid@http.request_timeout"), at);
+        Path ok = Manifests.write(dir.resolve("timeouts-ok.yaml"), """
+            http: {idle_timeout: 2m, request_timeout: 500ms}
+            jobs:
+              - name: a
+                manifest: %s
+                schedule: {every: 10s}
+            """.formatted(manifest));
+        ServeConfig c = ServeConfigLoader.load(ok);
+        assertEquals(Duration.ofMinutes(2), c.httpIdleTimeout());
+        assertEquals(Duration.ofMillis(500), c.httpRequestTimeout());
     }
 
     @Test
