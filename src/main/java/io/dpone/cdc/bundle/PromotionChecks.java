@@ -250,13 +250,10 @@ public final class PromotionChecks {
         facts.put("primary_key", primaryKey);
         facts.put("unique_keys", options.uniqueKeys());
         facts.put("captured_columns", captured == null ? null : captured.stream().map(Meta::fact).toList());
-        if (captured == null) {
-            skip("unique_keys", "capture is not enabled");
-            skip("column_types", "capture is not enabled");
-            return facts;
-        }
+        // capture off: the keys and the types are still checked, on the table's columns, so that every blocker
+        // shows at once
         uniqueKeys(md, schema, table, primaryKey, captured);
-        columnTypes(captured, where);
+        columnTypes(captured == null ? tableColumns : captured, where);
         return facts;
     }
 
@@ -355,6 +352,7 @@ public final class PromotionChecks {
         }
     }
 
+    /** {@code captured}: null when capture is off (the keys are then checked against the table only). */
     private void uniqueKeys(DatabaseMetaData md, String schema, String table, List<String> primaryKey,
                             List<Meta> captured) throws SQLException {
         List<Blocker> found = new ArrayList<>();
@@ -380,16 +378,18 @@ public final class PromotionChecks {
                 + (ct ? " (Change Tracking keys rows by the primary key)" : " nor a unique index of it")
                 + ": a stream keyed by columns that are not unique can merge two rows", details));
         }
-        Set<String> capturedNames = lower(captured.stream().map(Meta::name).toList());
+        Set<String> capturedNames = captured == null ? Set.of()
+            : lower(captured.stream().map(Meta::name).toList());
         for (String k : options.uniqueKeys()) {
-            if (!capturedNames.contains(k.toLowerCase(Locale.ROOT))) {
+            if (captured != null && !capturedNames.contains(k.toLowerCase(Locale.ROOT))) {
                 found.add(Blocker.of(BlockerCode.CDC_BUNDLE_UNIQUE_KEY_NOT_CAPTURED, "--unique-key",
                     "unique-key column " + k + " is not captured by "
                         + (ct ? schema + "." + table : "capture instance " + captureInstance())));
             }
         }
         if (found.isEmpty()) {
-            pass("unique_keys", "--unique-key " + options.uniqueKeys() + " is " + match + ", captured");
+            pass("unique_keys", "--unique-key " + options.uniqueKeys() + " is " + match
+                + (captured == null ? " (capture not enabled: not checked against captured columns)" : ", captured"));
         } else {
             fail("unique_keys", "the unique keys do not key the table's captured rows", found);
         }
