@@ -81,6 +81,9 @@ public final class CdcCommands implements Runnable {
         @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "live mode: the policy of "
             + "every range-limited column without its own --value-policy: refuse (default), clamp or null")
         String valuePolicyDefault;
+        @Option(names = "--require-approved-bundle", paramLabel = "DIR", description = "live mode: refuse to read "
+            + "unless the promotion bundle approved in DIR still matches the stream and its source")
+        Path approvedBundle;
 
         @Override
         public Integer call() {
@@ -101,6 +104,11 @@ public final class CdcCommands implements Runnable {
                 .captureInstance(captureInstance).maxEvents(maxEvents).valuePolicies(policies()).build();
             CdcRuntimeRunReport report;
             try {
+                if (approvedBundle != null) {
+                    var context = io.dpone.connect.ConnectionContext.fromEnvironment();
+                    io.dpone.cdc.bundle.ApprovedBundle.require(approvedBundle, options, context,
+                        alias -> io.dpone.serve.ConnectionReach.reach(context, alias, "--sink-connection-id"));
+                }
                 report = CdcRuntime.run(options);
             } catch (DponeException e) {
                 Map<String, Object> doc = new LinkedHashMap<>();

@@ -37,6 +37,8 @@ class CdcPromotionBundleTest {
 
     @TempDir
     Path dir;
+    /** The stream's target dataset (a test that ticks uses a database of its own). */
+    private String dataset = "analytics.orders_cdc";
 
     @AfterEach
     void clear() {
@@ -64,11 +66,11 @@ class CdcPromotionBundleTest {
         System.setProperty(ConnectionContext.PROPERTY, context.toString());
     }
 
-    private static CliRun bundle(Path out, String backend, String table, List<String> keys, String... extra) {
+    private CliRun bundle(Path out, String backend, String table, List<String> keys, String... extra) {
         List<String> args = new ArrayList<>(List.of("ops", "cdc-promotion-bundle",
             "--source", "mssql", "--sink", "clickhouse", "--backend", backend,
             "--pipeline-name", "orders-cdc", "--source-schema", "dbo", "--source-table", table,
-            "--target-dataset", "analytics.orders_cdc",
+            "--target-dataset", dataset,
             "--source-connection-id", "mssql-prod", "--sink-connection-id", "clickhouse-prod",
             "--credentials-source", "file", "--output-dir", out.toString(), "--format", "json"));
         keys.forEach(k -> args.addAll(List.of("--unique-key", k)));
@@ -273,6 +275,62 @@ class CdcPromotionBundleTest {
                 "--output-dir", out.toString(), "--format", "json");
             assertEquals(1, wrongAlias.exitCode());
             assertEquals(Set.of("connection.type_mismatch"), codes(file(out)));
+        }
+    }
+
+    private CliRun tick(String... extra) {
+        List<String> args = new ArrayList<>(List.of("ops", "cdc-runtime-run", "--mode", "live",
+            "--source", "mssql", "--sink", "clickhouse", "--backend", "mssql_cdc",
+            "--pipeline-name", "orders-cdc", "--source-schema", "dbo", "--source-table", "orders",
+            "--target-dataset", dataset, "--unique-key", "order_id",
+            "--source-connection-id", "mssql-prod", "--sink-connection-id", "clickhouse-prod",
+            "--credentials-source", "file", "--format", "json"));
+        args.addAll(List.of(extra));
+        return CliRun.of(args.toArray(new String[0]));
+    }
+
+    @Test
+    void aTickRequiringTheApprovedBundleRefusesDrift() throws Exception {
+        String db = TestEngines.newDatabase("bundle_tick");
+        dataset = db + ".orders_cdc";
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url());
+             var ch = TestEngines.clickhouse()) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).insert(row(2, "new", "2.00", null, null)).commit();
+            context(fx.url);
+            Path out = dir.resolve("approved");
+            assertEquals(0, bundle(out, "mssql_cdc", "orders", List.of("order_id")).exitCode());
+
+            CliRun unapproved = tick("--require-approved-bundle", out.toString());
+            assertEquals(1, unapproved.exitCode(), unapproved.stdout());
+            assertEquals(Set.of("cdc_bundle.not_approved"), codes(json(unapproved.stderr())));
+
+            CliRun approve = bundle(out, "mssql_cdc", "orders", List.of("order_id"), "--approve", "--approver",
+                "jane");
+            assertEquals(0, approve.exitCode(), approve.stderr());
+            CliRun green = tick("--require-approved-bundle", out.toString());
+            assertEquals(0, green.exitCode(), green.stderr());
+            assertEquals(2, json(green.stdout()).path("counts").path("applied").asLong());
+
+            // the configuration drifted: another batch bound than the approved one
+            CliRun otherBound = tick("--require-approved-bundle", out.toString(), "--max-events", "10");
+            assertEquals(1, otherBound.exitCode());
+            assertEquals(Set.of("cdc_bundle.digest_drift"), codes(json(otherBound.stderr())));
+
+            // a change to read, then the source drifts: a column added to the table and its capture instance
+            fx.txn().insert(row(3, "new", "3.00", null, null)).commit();
+            try (Statement st = fx.connection.createStatement()) {
+                st.execute("ALTER TABLE dbo.orders ADD channel NVARCHAR(20)");
+                st.execute("ALTER TABLE cdc.[dbo_orders_CT] ADD channel NVARCHAR(20)");
+            }
+            CliRun drifted = tick("--require-approved-bundle", out.toString());
+            assertEquals(1, drifted.exitCode(), drifted.stdout());
+            JsonNode refused = json(drifted.stderr());
+            assertEquals(Set.of("cdc_bundle.digest_drift"), codes(refused));
+            assertFalse(refused.path("committed").asBoolean());
+            assertEquals("2", ch.query("SELECT count() FROM " + io.dpone.clickhouse.ClickHouseSql.table(db,
+                "orders_cdc")).get(0).get(0), "nothing was read or applied after the drift");
+            assertNothingLeaks(fx.url, out, unapproved.stderr(), green.stdout(), drifted.stderr());
+            ch.execute("DROP DATABASE IF EXISTS " + io.dpone.clickhouse.ClickHouseSql.id(db));
         }
     }
 }
