@@ -66,6 +66,8 @@ public final class PromotionChecks {
     private final List<Check> checks = new ArrayList<>();
     private final List<Blocker> blockers = new ArrayList<>();
     private final List<ColumnVerdict> verdicts = new ArrayList<>();
+    /** The catalogue read in progress, named in a failure. */
+    private String reading = "the table's columns";
 
     /**
      * @param options   the stream, as {@code cdc-runtime-run --mode live} takes it (the mode is forced to live)
@@ -189,8 +191,8 @@ public final class PromotionChecks {
         } catch (SQLException e) {
             fail("source_catalogue", "the source's catalogue could not be read", List.of(Blocker.of(
                 BlockerCode.SOURCE_READ_FAILED, "source." + options.sourceSchema() + "." + options.sourceTable(),
-                "cannot read the catalogue of " + options.sourceSchema() + "." + options.sourceTable()
-                    + " (SQLState " + e.getSQLState() + ")")));
+                "cannot read the catalogue of " + options.sourceSchema() + "." + options.sourceTable() + " ("
+                    + reading + ", SQLState " + e.getSQLState() + ")")));
             return null;
         } catch (RuntimeException e) {
             fail("source_catalogue", "the source's catalogue could not be read", List.of(Blocker.of(
@@ -229,6 +231,7 @@ public final class PromotionChecks {
         String table = options.sourceTable();
         String where = schema + "." + table;
         DatabaseMetaData md = c.getMetaData();
+        reading = "the table's columns";
         List<Meta> tableColumns = columns(md, schema, table);
         if (tableColumns.isEmpty()) {
             fail("source_table", where + " does not exist or is not visible to the source alias",
@@ -240,6 +243,7 @@ public final class PromotionChecks {
             return null;
         }
         pass("source_table", where + " has " + tableColumns.size() + " columns");
+        reading = "the table's primary key";
         List<String> primaryKey = primaryKey(md, schema, table);
         String ci = captureInstance();
         List<Meta> captured = SqlServerCdcReader.BACKEND.equals(options.backend())
@@ -280,6 +284,7 @@ public final class PromotionChecks {
                     + "its --capture-instance")));
             return null;
         }
+        reading = "the change table's columns";
         List<Meta> changeTable = columns(md, "cdc", ci + "_CT");
         if (changeTable.isEmpty()) {
             fail("capture_enabled", "the change table of " + ci + " is not readable", List.of(CdcBlockers.blocker(
@@ -362,6 +367,7 @@ public final class PromotionChecks {
         if (keys.equals(lower(primaryKey))) {
             match = "the primary key " + primaryKey;
         } else if (!ct) {
+            reading = "the table's unique indexes";
             for (var e : uniqueIndexes(md, schema, table).entrySet()) {
                 if (keys.equals(lower(e.getValue()))) {
                     match = "unique index " + e.getKey() + " " + e.getValue();
