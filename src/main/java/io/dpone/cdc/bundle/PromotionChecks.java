@@ -105,6 +105,10 @@ public final class PromotionChecks {
             context.check(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")
                 .ifPresent(invalid::add);
         }
+        if (invalid.isEmpty()) {
+            credentialSource(options.sourceConnectionId(), "--source-connection-id").ifPresent(invalid::add);
+            credentialSource(options.sinkConnectionId(), "--sink-connection-id").ifPresent(invalid::add);
+        }
         Map<String, Object> source = null;
         if (!invalid.isEmpty()) {
             fail("stream_options", "the stream's options are invalid", invalid);
@@ -128,6 +132,19 @@ public final class PromotionChecks {
         String digest = digest(stream, source);
         return new CdcPromotionBundle(CdcPromotionBundle.SCHEMA, blockers.isEmpty(), stream, checks, verdicts,
             source, blockers, digest);
+    }
+
+    /** As the live tick: {@code --credentials-source} must name where the alias takes its credential from. */
+    private Optional<Blocker> credentialSource(String alias, String subject) {
+        String wanted = options.credentialsSource();
+        io.dpone.connect.ContextEntry e = context.entry(alias).orElse(null);
+        if (wanted == null || e == null || (e.passwordEnv() == null && e.passwordFile() == null)) {
+            return Optional.empty();
+        }
+        boolean matches = wanted.equals("env") ? e.passwordEnv() != null : e.passwordFile() != null;
+        return matches ? Optional.empty() : Optional.of(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, subject,
+            "--credentials-source " + wanted + " but alias '" + alias + "' takes its credential from "
+                + (e.passwordEnv() != null ? "password_env" : "password_file")));
     }
 
     /** SHA-256 over the canonical JSON of the stream configuration and the source facts (null when unread). */

@@ -39,6 +39,8 @@ class CdcPromotionBundleTest {
     Path dir;
     /** The stream's target dataset (a test that ticks uses a database of its own). */
     private String dataset = "analytics.orders_cdc";
+    /** The stream's --credentials-source. */
+    private String credentials = "file";
 
     @AfterEach
     void clear() {
@@ -72,7 +74,7 @@ class CdcPromotionBundleTest {
             "--pipeline-name", "orders-cdc", "--source-schema", "dbo", "--source-table", table,
             "--target-dataset", dataset,
             "--source-connection-id", "mssql-prod", "--sink-connection-id", "clickhouse-prod",
-            "--credentials-source", "file", "--output-dir", out.toString(), "--format", "json"));
+            "--credentials-source", credentials, "--output-dir", out.toString(), "--format", "json"));
         keys.forEach(k -> args.addAll(List.of("--unique-key", k)));
         args.addAll(List.of(extra));
         return CliRun.of(args.toArray(new String[0]));
@@ -275,6 +277,15 @@ class CdcPromotionBundleTest {
                 "--output-dir", out.toString(), "--format", "json");
             assertEquals(1, wrongAlias.exitCode());
             assertEquals(Set.of("connection.type_mismatch"), codes(file(out)));
+            // the source alias takes its password from a file: --credentials-source env is refused, as by the tick
+            credentials = "env";
+            CliRun wrongSource = bundle(out, "mssql_cdc", "orders", List.of("order_id"));
+            assertEquals(1, wrongSource.exitCode());
+            JsonNode refused = file(out);
+            assertEquals(Set.of("cdc_runtime.invalid_argument"), codes(refused));
+            assertEquals("--source-connection-id", refused.path("blockers").get(0).path("subject").asText());
+            assertEquals("failed", refused.path("checks").get(0).path("status").asText());
+            assertEquals("skipped", refused.path("checks").get(1).path("status").asText());
         }
     }
 
