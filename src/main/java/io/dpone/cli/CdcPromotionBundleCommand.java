@@ -80,6 +80,7 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
                 ? "Missing required option: '--approver' (required with --approve)"
                 : "--approver is for --approve");
         }
+        io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems(source, sink).backend(backend)
             .pipelineName(pipelineName).sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset)
             .uniqueKeys(uniqueKeys).connections(sourceConnectionId, sinkConnectionId)
