@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 /** {@code dpone ops ...}: operational commands. */
 @Command(name = "ops", mixinStandardHelpOptions = true,
     description = "Operational commands (CDC runtime, ClickHouse CDC materialization).",
-    subcommands = {CdcCommands.CdcRuntimeRun.class, MaterializeCommand.class, CleanupCommand.class})
+    subcommands = {CdcCommands.CdcRuntimeRun.class, MaterializeCommand.class, CleanupCommand.class,
+        CdcPromotionBundleCommand.class})
 public final class CdcCommands implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -80,6 +81,9 @@ public final class CdcCommands implements Runnable {
         @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "live mode: the policy of "
             + "every range-limited column without its own --value-policy: refuse (default), clamp or null")
         String valuePolicyDefault;
+        @Option(names = "--require-approved-bundle", paramLabel = "DIR", description = "live mode: refuse to read "
+            + "unless the promotion bundle approved in DIR still matches the stream and its source")
+        Path approvedBundle;
 
         @Override
         public Integer call() {
@@ -100,6 +104,11 @@ public final class CdcCommands implements Runnable {
                 .captureInstance(captureInstance).maxEvents(maxEvents).valuePolicies(policies()).build();
             CdcRuntimeRunReport report;
             try {
+                if (approvedBundle != null) {
+                    var context = io.dpone.connect.ConnectionContext.fromEnvironment();
+                    io.dpone.cdc.bundle.ApprovedBundle.require(approvedBundle, options, context,
+                        alias -> io.dpone.serve.ConnectionReach.reach(context, alias, "--sink-connection-id"));
+                }
                 report = CdcRuntime.run(options);
             } catch (DponeException e) {
                 Map<String, Object> doc = new LinkedHashMap<>();

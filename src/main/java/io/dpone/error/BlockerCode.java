@@ -89,6 +89,15 @@ public enum BlockerCode {
     CDC_CHANGE_BEYOND_NEXT_OFFSET("cdc_runtime.change_beyond_next_offset"),
     CDC_VALUE_OUT_OF_RANGE("cdc_runtime.value_out_of_range"),
     CDC_SCHEMA_CHANGED("cdc_runtime.schema_changed"),
+    // CDC promotion bundle (dpone ops cdc-promotion-bundle; io.dpone.cdc.bundle)
+    CDC_BUNDLE_SOURCE_UNREACHABLE("cdc_bundle.source_unreachable"),
+    CDC_BUNDLE_SINK_UNREACHABLE("cdc_bundle.sink_unreachable"),
+    CDC_BUNDLE_UNIQUE_KEY_MISMATCH("cdc_bundle.unique_key_mismatch"),
+    CDC_BUNDLE_UNIQUE_KEY_NOT_CAPTURED("cdc_bundle.unique_key_not_captured"),
+    CDC_BUNDLE_UNREADABLE("cdc_bundle.bundle_unreadable"),
+    CDC_BUNDLE_NOT_APPROVABLE("cdc_bundle.not_approvable"),
+    CDC_BUNDLE_DIGEST_DRIFT("cdc_bundle.digest_drift"),
+    CDC_BUNDLE_NOT_APPROVED("cdc_bundle.not_approved"),
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),

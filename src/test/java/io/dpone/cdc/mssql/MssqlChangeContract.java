@@ -505,4 +505,60 @@ abstract class MssqlChangeContract {
             assertEquals(sourceRows(c, "orders_ct"), materialized(db, "orders_ct"));
         }
     }
+
+    /**
+     * The promotion bundle's checks (issue 31) on the server, with the catalogue calls the readers make: a captured
+     * table keyed by its primary key passes; a table without CDC and a sql_variant without its policy each give
+     * their typed blocker, at once; Change Tracking is checked per table and keyed by the primary key only.
+     */
+    @Test
+    void thePromotionBundleChecksCaptureKeysAndTypesOnTheServer() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            for (String t : List.of("bundled", "unbundled", "bundled_ct")) {
+                st.execute("IF OBJECT_ID('dbo." + t + "', 'U') IS NOT NULL DROP TABLE dbo." + t);
+            }
+            st.execute("CREATE TABLE dbo.bundled (order_id int NOT NULL PRIMARY KEY, code nvarchar(20) NOT NULL, "
+                + "status nvarchar(40), amount decimal(18,2), CONSTRAINT ux_bundled_code UNIQUE (code))");
+            st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'bundled', "
+                + "@role_name = NULL");
+            st.execute("CREATE TABLE dbo.unbundled (order_id int NOT NULL PRIMARY KEY, status nvarchar(40), "
+                + "v sql_variant)");
+            changeTrackingOn(st);
+            st.execute("CREATE TABLE dbo.bundled_ct (order_id int NOT NULL PRIMARY KEY, status nvarchar(40))");
+            st.execute("ALTER TABLE dbo.bundled_ct ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = OFF)");
+        }
+        ConnectionContext withSink = ConnectionContext.of(Map.of(TestEngines.SOURCE,
+            ctx.entry(TestEngines.SOURCE).orElseThrow(), TestEngines.CLICKHOUSE, new ContextEntry(TestEngines.CLICKHOUSE,
+                ConnectionType.CLICKHOUSE, null, null, null, null, true,
+                Map.of("path", TestEngines.clickHousePath().toString()))), false);
+        java.util.function.Function<String, String> reach = alias -> io.dpone.serve.ConnectionReach.reach(withSink,
+            alias, "sink");
+        java.util.function.BiFunction<CdcRunOptions, List<String>, io.dpone.cdc.bundle.CdcPromotionBundle> bundle =
+            (o, keys) -> io.dpone.cdc.bundle.PromotionChecks.build(o.toBuilder().uniqueKeys(keys)
+                .sinkConnectionId(TestEngines.CLICKHOUSE).build(), withSink, reach);
+        var green = bundle.apply(options(SqlServerCdcReader.BACKEND, "bundled", "analytics", 100),
+            List.of("order_id"));
+        assertTrue(green.passed(), String.valueOf(green.blockers()));
+        assertEquals("dbo_bundled", green.source().get("capture_instance"));
+        assertEquals(4, ((List<?>) green.source().get("captured_columns")).size());
+        // a key that is not the primary key sends the check to the unique indexes (getIndexInfo, sp_statistics,
+        // which the twin does not answer): the H2 emulation's CdcPromotionBundleTest covers that path
+        var red = bundle.apply(options(SqlServerCdcReader.BACKEND, "unbundled", "analytics", 100),
+            List.of("order_id"));
+        assertEquals(java.util.Set.of("cdc_runtime.source_not_enabled", "source.type_unsupported"),
+            red.blockers().stream().map(io.dpone.error.Blocker::code).collect(java.util.stream.Collectors.toSet()));
+        assertEquals("dbo.unbundled.v", red.blockers().stream().filter(b -> b.code().equals(
+            "source.type_unsupported")).findFirst().orElseThrow().subject());
+        var ctByStatus = bundle.apply(options(SqlServerChangeTrackingReader.BACKEND, "bundled_ct", "analytics", 100),
+            List.of("status"));
+        assertEquals(List.of("cdc_bundle.unique_key_mismatch"), ctByStatus.blockers().stream()
+            .map(io.dpone.error.Blocker::code).toList());
+        var ct = bundle.apply(options(SqlServerChangeTrackingReader.BACKEND, "bundled_ct", "analytics", 100),
+            List.of("order_id"));
+        assertTrue(ct.passed(), String.valueOf(ct.blockers()));
+        var ctOff = bundle.apply(options(SqlServerChangeTrackingReader.BACKEND, "bundled", "analytics", 100),
+            List.of("order_id"));
+        assertEquals(List.of("cdc_runtime.source_not_enabled"), ctOff.blockers().stream()
+            .map(io.dpone.error.Blocker::code).toList());
+    }
 }

@@ -1,0 +1,541 @@
+package io.dpone.cdc.bundle;
+
+import io.dpone.cdc.CdcBlockers;
+import io.dpone.cdc.CdcHashes;
+import io.dpone.cdc.bundle.CdcPromotionBundle.Check;
+import io.dpone.cdc.bundle.CdcPromotionBundle.ColumnVerdict;
+import io.dpone.cdc.bundle.CdcPromotionBundle.Status;
+import io.dpone.cdc.mssql.Lsn;
+import io.dpone.cdc.mssql.SqlServerCdcReader;
+import io.dpone.cdc.mssql.SqlServerChangeTrackingReader;
+import io.dpone.cdc.runtime.CdcMode;
+import io.dpone.cdc.runtime.CdcRunOptions;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionSpec;
+import io.dpone.connect.ConnectionType;
+import io.dpone.connect.Redactor;
+import io.dpone.error.Blocker;
+import io.dpone.error.BlockerCode;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.ValuePolicy;
+import io.dpone.source.ColumnReads;
+import io.dpone.source.SourceColumn;
+import io.dpone.source.SqlServerDialect;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Builds the {@link CdcPromotionBundle} of one live stream: opens the source alias read-only and checks what the live
+ * readers ({@link SqlServerCdcReader}, {@link SqlServerChangeTrackingReader}) will need, with the same catalogue
+ * calls they make (JDBC metadata, {@code sys.fn_cdc_get_min_lsn}, {@code CHANGE_TRACKING_CURRENT_VERSION()} and
+ * {@code CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(?))}), so the checks run alike on SQL Server and its emulation:
+ * <ol>
+ *   <li>{@code stream_options}: the options as {@code cdc-runtime-run --mode live} validates them, the aliases'
+ *       types;</li>
+ *   <li>{@code source_reachable}: the source alias opens (read-only);</li>
+ *   <li>{@code source_table}: the table exists;</li>
+ *   <li>{@code capture_enabled}: {@code mssql_cdc}: the capture instance exists ({@code sys.fn_cdc_get_min_lsn} is
+ *       not zero) and its change table lists captured columns that the table still has; {@code
+ *       mssql_change_tracking}: Change Tracking is on for the database and the table;</li>
+ *   <li>{@code unique_keys}: the unique keys are the table's primary key, or (CDC) a unique index, and are
+ *       captured;</li>
+ *   <li>{@code column_types}: every captured column maps to ClickHouse under the value policy in force (issue 29's
+ *       verdicts, {@link ColumnReads}); the declared policies name captured columns;</li>
+ *   <li>{@code sink_reachable}: the sink alias answers.</li>
+ * </ol>
+ * Every failed check adds typed blockers; a check whose input failed is {@code skipped}. Nothing is written to the
+ * source or the sink.
+ */
+public final class PromotionChecks {
+    private final CdcRunOptions options;
+    private final ConnectionContext context;
+    private final Function<String, String> sinkReach;
+    private final List<Check> checks = new ArrayList<>();
+    private final List<Blocker> blockers = new ArrayList<>();
+    private final List<ColumnVerdict> verdicts = new ArrayList<>();
+    /** The catalogue read in progress, named in a failure. */
+    private String reading = "the table's columns";
+
+    /**
+     * @param options   the stream, as {@code cdc-runtime-run --mode live} takes it (the mode is forced to live)
+     * @param sinkReach the round trip to an alias: null when it answered, else why not, redacted
+     *                  ({@code io.dpone.serve.ConnectionReach#reach} in the CLI)
+     */
+    private PromotionChecks(CdcRunOptions options, ConnectionContext context, Function<String, String> sinkReach) {
+        this.options = options.mode() == CdcMode.live ? options : options.toBuilder().mode(CdcMode.live).build();
+        this.context = context;
+        this.sinkReach = sinkReach;
+    }
+
+    /** Runs every check and returns the bundle (never throws a typed failure: it lands in the bundle's blockers). */
+    public static CdcPromotionBundle build(CdcRunOptions options, ConnectionContext context,
+                                           Function<String, String> sinkReach) {
+        return new PromotionChecks(options, context, sinkReach).run();
+    }
+
+    /** The capture instance the stream reads ({@code mssql_cdc}), else null. */
+    private String captureInstance() {
+        if (!SqlServerCdcReader.BACKEND.equals(options.backend())) {
+            return null;
+        }
+        return options.captureInstance() != null ? options.captureInstance()
+            : SqlServerCdcReader.defaultCaptureInstance(options.sourceSchema(), options.sourceTable());
+    }
+
+    private CdcPromotionBundle run() {
+        List<Blocker> invalid = new ArrayList<>(options.validate());
+        if (options.sourceConnectionId() != null && invalid.isEmpty()) {
+            context.check(options.sourceConnectionId(), ConnectionType.MSSQL, "--source-connection-id")
+                .ifPresent(invalid::add);
+        }
+        if (options.sinkConnectionId() != null && invalid.isEmpty()) {
+            context.check(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")
+                .ifPresent(invalid::add);
+        }
+        if (invalid.isEmpty()) {
+            credentialSource(options.sourceConnectionId(), "--source-connection-id").ifPresent(invalid::add);
+            credentialSource(options.sinkConnectionId(), "--sink-connection-id").ifPresent(invalid::add);
+        }
+        Map<String, Object> source = null;
+        if (!invalid.isEmpty()) {
+            fail("stream_options", "the stream's options are invalid", invalid);
+            for (String id : List.of("source_reachable", "source_table", "capture_enabled", "unique_keys",
+                "column_types", "sink_reachable")) {
+                skip(id, "the stream's options are invalid");
+            }
+        } else {
+            pass("stream_options", "options valid for cdc-runtime-run --mode live");
+            source = sourceChecks();
+            String why = sinkReach.apply(options.sinkConnectionId());
+            if (why == null) {
+                pass("sink_reachable", "sink alias " + options.sinkConnectionId() + " answered");
+            } else {
+                fail("sink_reachable", "sink alias " + options.sinkConnectionId() + " did not answer",
+                    List.of(Blocker.of(BlockerCode.CDC_BUNDLE_SINK_UNREACHABLE, "--sink-connection-id",
+                        "sink alias '" + options.sinkConnectionId() + "' did not answer: " + why)));
+            }
+        }
+        Map<String, Object> stream = stream(options, captureInstance());
+        String digest = digest(stream, source);
+        return new CdcPromotionBundle(CdcPromotionBundle.SCHEMA, blockers.isEmpty(), stream, checks, verdicts,
+            source, blockers, digest);
+    }
+
+    /** As the live tick: {@code --credentials-source} must name where the alias takes its credential from. */
+    private Optional<Blocker> credentialSource(String alias, String subject) {
+        String wanted = options.credentialsSource();
+        io.dpone.connect.ContextEntry e = context.entry(alias).orElse(null);
+        if (wanted == null || e == null || (e.passwordEnv() == null && e.passwordFile() == null)) {
+            return Optional.empty();
+        }
+        boolean matches = wanted.equals("env") ? e.passwordEnv() != null : e.passwordFile() != null;
+        return matches ? Optional.empty() : Optional.of(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, subject,
+            "--credentials-source " + wanted + " but alias '" + alias + "' takes its credential from "
+                + (e.passwordEnv() != null ? "password_env" : "password_file")));
+    }
+
+    /** SHA-256 over the canonical JSON of the stream configuration and the source facts (null when unread). */
+    public static String digest(Map<String, Object> stream, Map<String, Object> source) {
+        Map<String, Object> pinned = new LinkedHashMap<>();
+        pinned.put("stream", stream);
+        pinned.put("source", source);
+        return CdcHashes.sha256Hex(CdcHashes.canonicalJson(pinned));
+    }
+
+    /** The stream configuration the bundle pins: what {@code cdc-runtime-run --mode live} and {@code serve} run. */
+    public static Map<String, Object> stream(CdcRunOptions o, String captureInstance) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("mode", CdcMode.live.name());
+        s.put("source", o.source());
+        s.put("sink", o.sink());
+        s.put("backend", o.backend());
+        s.put("pipeline_name", o.pipelineName());
+        s.put("source_schema", o.sourceSchema());
+        s.put("source_table", o.sourceTable());
+        s.put("target_dataset", o.targetDataset());
+        s.put("unique_keys", o.uniqueKeys());
+        s.put("source_connection_id", o.sourceConnectionId());
+        s.put("sink_connection_id", o.sinkConnectionId());
+        s.put("credentials_source", o.credentialsSource());
+        s.put("capture_instance", captureInstance);
+        s.put("max_events", o.batchSize());
+        Map<String, Object> policy = new LinkedHashMap<>();
+        policy.put("default", o.valuePolicies().defaultPolicy() == null ? ValuePolicy.REFUSE.text()
+            : o.valuePolicies().defaultPolicy().text());
+        Map<String, Object> columns = new TreeMap<>();
+        o.valuePolicies().columns().forEach((c, p) -> columns.put(c, p.text()));
+        policy.put("columns", columns);
+        s.put("value_policy", policy);
+        return s;
+    }
+
+    /** The source checks; returns the source facts, or null when the source could not be read. */
+    private Map<String, Object> sourceChecks() {
+        ConnectionSpec spec;
+        Connection c;
+        try {
+            spec = context.resolve(options.sourceConnectionId(), ConnectionType.MSSQL, "--source-connection-id");
+            c = io.dpone.source.SourceConnections.open(spec, "dpone-cdc-bundle");
+        } catch (DponeException e) {
+            fail("source_reachable", "source alias " + options.sourceConnectionId() + " did not open",
+                List.of(Blocker.of(BlockerCode.CDC_BUNDLE_SOURCE_UNREACHABLE, "--source-connection-id",
+                    "source alias '" + options.sourceConnectionId() + "' did not open: "
+                        + e.blockers().get(0).code() + ": " + e.blockers().get(0).message())));
+            skipSource("the source did not open");
+            return null;
+        }
+        try (c) {
+            try {
+                c.setReadOnly(true);
+            } catch (SQLException e) {
+                // a driver that cannot mark the session read-only still reads only: the checks never write
+            }
+            pass("source_reachable", "source alias " + options.sourceConnectionId() + " opened read-only");
+            return sourceFacts(c);
+        } catch (SQLException e) {
+            fail("source_catalogue", "the source's catalogue could not be read", List.of(Blocker.of(
+                BlockerCode.SOURCE_READ_FAILED, "source." + options.sourceSchema() + "." + options.sourceTable(),
+                "cannot read the catalogue of " + options.sourceSchema() + "." + options.sourceTable() + " ("
+                    + reading + ", SQLState " + e.getSQLState() + ")")));
+            return null;
+        } catch (RuntimeException e) {
+            fail("source_catalogue", "the source's catalogue could not be read", List.of(Blocker.of(
+                BlockerCode.SOURCE_READ_FAILED, "source." + options.sourceSchema() + "." + options.sourceTable(),
+                Redactor.global().describe(e))));
+            return null;
+        }
+    }
+
+    private void skipSource(String why) {
+        for (String id : List.of("source_table", "capture_enabled", "unique_keys", "column_types")) {
+            skip(id, why);
+        }
+    }
+
+    /** One column as JDBC metadata describes it. */
+    private record Meta(String name, int jdbcType, String typeName, int size, int scale, boolean nullable) {
+        ColumnReads.Described described() {
+            return new ColumnReads.Described(name, jdbcType, typeName, size, scale, nullable, false);
+        }
+
+        Map<String, Object> fact() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", name);
+            m.put("type", typeName == null ? "" : typeName.toLowerCase(Locale.ROOT));
+            m.put("jdbc_type", jdbcType);
+            m.put("size", size);
+            m.put("scale", scale);
+            m.put("nullable", nullable);
+            return m;
+        }
+    }
+
+    private Map<String, Object> sourceFacts(Connection c) throws SQLException {
+        String schema = options.sourceSchema();
+        String table = options.sourceTable();
+        String where = schema + "." + table;
+        DatabaseMetaData md = c.getMetaData();
+        reading = "the table's columns";
+        List<Meta> tableColumns = columns(md, schema, table);
+        if (tableColumns.isEmpty()) {
+            fail("source_table", where + " does not exist or is not visible to the source alias",
+                List.of(Blocker.of(BlockerCode.SOURCE_TABLE_MISSING, "source." + where, where
+                    + " does not exist (or the source alias cannot see it)")));
+            for (String id : List.of("capture_enabled", "unique_keys", "column_types")) {
+                skip(id, "the table does not exist");
+            }
+            return null;
+        }
+        pass("source_table", where + " has " + tableColumns.size() + " columns");
+        reading = "the table's primary key";
+        List<String> primaryKey = primaryKey(md, schema, table);
+        String ci = captureInstance();
+        List<Meta> captured = SqlServerCdcReader.BACKEND.equals(options.backend())
+            ? cdcCaptured(c, md, ci, tableColumns) : ctCaptured(c, tableColumns, primaryKey);
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("backend", options.backend());
+        facts.put("capture_instance", ci);
+        facts.put("primary_key", primaryKey);
+        facts.put("unique_keys", options.uniqueKeys());
+        facts.put("captured_columns", captured == null ? null : captured.stream().map(Meta::fact).toList());
+        // capture off: the keys and the types are still checked, on the table's columns, so that every blocker
+        // shows at once
+        uniqueKeys(md, schema, table, primaryKey, captured);
+        columnTypes(captured == null ? tableColumns : captured, where);
+        return facts;
+    }
+
+    /** The captured columns of the capture instance, typed as the table declares them; null when CDC is off. */
+    private List<Meta> cdcCaptured(Connection c, DatabaseMetaData md, String ci, List<Meta> tableColumns)
+        throws SQLException {
+        String subject = "source.cdc." + ci;
+        Lsn min;
+        try (PreparedStatement st = c.prepareStatement("SELECT sys.fn_cdc_get_min_lsn(?)")) {
+            st.setString(1, ci);
+            try (ResultSet rs = st.executeQuery()) {
+                byte[] b = rs.next() ? rs.getBytes(1) : null;
+                min = b == null ? null : Lsn.of(b);
+            }
+        } catch (SQLException e) {
+            // no sys.fn_cdc_* function: CDC was never enabled on this database
+            min = null;
+        }
+        if (min == null || min.isZero()) {
+            fail("capture_enabled", "capture instance " + ci + " does not exist", List.of(CdcBlockers.blocker(
+                CdcBlockers.SOURCE_NOT_ENABLED, subject, "capture instance " + ci + " does not exist "
+                    + "(sys.fn_cdc_get_min_lsn returned 0x00): enable CDC on the database (sys.sp_cdc_enable_db) and on "
+                    + options.sourceSchema() + "." + options.sourceTable() + " (sys.sp_cdc_enable_table), or pass "
+                    + "its --capture-instance")));
+            return null;
+        }
+        reading = "the change table's columns";
+        List<Meta> changeTable = columns(md, "cdc", ci + "_CT");
+        if (changeTable.isEmpty()) {
+            fail("capture_enabled", "the change table of " + ci + " is not readable", List.of(CdcBlockers.blocker(
+                CdcBlockers.SOURCE_NOT_ENABLED, subject, "the change table of capture instance " + ci
+                    + " is not readable by the source alias (grant SELECT on the cdc schema or the capture "
+                    + "instance's gating role)")));
+            return null;
+        }
+        List<Meta> captured = new ArrayList<>();
+        List<Blocker> gone = new ArrayList<>();
+        for (Meta m : changeTable) {
+            Optional<Meta> inTable = tableColumns.stream().filter(t -> t.name().equalsIgnoreCase(m.name())).findFirst();
+            if (inTable.isEmpty()) {
+                gone.add(CdcBlockers.blocker(CdcBlockers.SCHEMA_CHANGED, "source.columns." + m.name(),
+                    "captured column " + m.name() + " of " + ci + " is no longer a column of "
+                        + options.sourceSchema() + "." + options.sourceTable() + "; create a capture instance for "
+                        + "the table's current shape (docs/cdc.md, \"Schema changes\")"));
+            } else {
+                captured.add(inTable.get());
+            }
+        }
+        if (!gone.isEmpty()) {
+            fail("capture_enabled", "capture instance " + ci + " captures columns the table no longer has", gone);
+            return null;
+        }
+        pass("capture_enabled", "capture instance " + ci + " exists (min LSN " + min.hex() + "), capturing "
+            + captured.size() + " columns");
+        return captured;
+    }
+
+    /** Every column of the table when Change Tracking is on for the database and the table; else null. */
+    private List<Meta> ctCaptured(Connection c, List<Meta> tableColumns, List<String> primaryKey) {
+        String name = options.sourceSchema() + "." + options.sourceTable();
+        String subject = "source.change_tracking." + name;
+        Long current = scalar(c, "SELECT CHANGE_TRACKING_CURRENT_VERSION()", null);
+        Long minValid = current == null ? null : scalar(c, "SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(?))",
+            SqlServerDialect.quote(options.sourceSchema()) + "." + SqlServerDialect.quote(options.sourceTable()));
+        if (current == null || minValid == null) {
+            fail("capture_enabled", "Change Tracking is off for " + (current == null ? "the database" : name),
+                List.of(CdcBlockers.blocker(CdcBlockers.SOURCE_NOT_ENABLED, subject, "Change Tracking is not "
+                    + "enabled for " + (current == null ? "the database (ALTER DATABASE ... SET CHANGE_TRACKING = ON)"
+                    : name + " (ALTER TABLE ... ENABLE CHANGE_TRACKING)") + "; or use --backend mssql_cdc")));
+            return null;
+        }
+        if (primaryKey.isEmpty()) {
+            fail("capture_enabled", name + " has no primary key", List.of(CdcBlockers.blocker(
+                CdcBlockers.SOURCE_NOT_ENABLED, subject, name + " has no primary key (Change Tracking needs one)")));
+            return null;
+        }
+        pass("capture_enabled", "Change Tracking is on for " + name + " (current version " + current
+            + ", min valid version " + minValid + ")");
+        return tableColumns;
+    }
+
+    /** The value of a one-cell query, null when it is NULL or the function does not exist. */
+    private static Long scalar(Connection c, String sql, String parameter) {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                st.setString(1, parameter);
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long v = rs.getLong(1);
+                return rs.wasNull() ? null : v;
+            }
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** {@code captured}: null when capture is off (the keys are then checked against the table only). */
+    private void uniqueKeys(DatabaseMetaData md, String schema, String table, List<String> primaryKey,
+                            List<Meta> captured) throws SQLException {
+        List<Blocker> found = new ArrayList<>();
+        Set<String> keys = lower(options.uniqueKeys());
+        boolean ct = SqlServerChangeTrackingReader.BACKEND.equals(options.backend());
+        String match = null;
+        if (keys.equals(lower(primaryKey))) {
+            match = "the primary key " + primaryKey;
+        } else if (!ct) {
+            reading = "the table's unique indexes";
+            for (var e : uniqueIndexes(md, schema, table).entrySet()) {
+                if (keys.equals(lower(e.getValue()))) {
+                    match = "unique index " + e.getKey() + " " + e.getValue();
+                    break;
+                }
+            }
+        }
+        if (match == null) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("unique_keys", options.uniqueKeys());
+            details.put("primary_key", primaryKey);
+            found.add(Blocker.of(BlockerCode.CDC_BUNDLE_UNIQUE_KEY_MISMATCH, "--unique-key", "--unique-key "
+                + options.uniqueKeys() + " is not the primary key " + primaryKey + " of " + schema + "." + table
+                + (ct ? " (Change Tracking keys rows by the primary key)" : " nor a unique index of it")
+                + ": a stream keyed by columns that are not unique can merge two rows", details));
+        }
+        Set<String> capturedNames = captured == null ? Set.of()
+            : lower(captured.stream().map(Meta::name).toList());
+        for (String k : options.uniqueKeys()) {
+            if (captured != null && !capturedNames.contains(k.toLowerCase(Locale.ROOT))) {
+                found.add(Blocker.of(BlockerCode.CDC_BUNDLE_UNIQUE_KEY_NOT_CAPTURED, "--unique-key",
+                    "unique-key column " + k + " is not captured by "
+                        + (ct ? schema + "." + table : "capture instance " + captureInstance())));
+            }
+        }
+        if (found.isEmpty()) {
+            pass("unique_keys", "--unique-key " + options.uniqueKeys() + " is " + match
+                + (captured == null ? " (capture not enabled: not checked against captured columns)" : ", captured"));
+        } else {
+            fail("unique_keys", "the unique keys do not key the table's captured rows", found);
+        }
+    }
+
+    private void columnTypes(List<Meta> captured, String where) {
+        List<Blocker> found = new ArrayList<>();
+        for (Meta m : captured) {
+            boolean key = options.uniqueKeys().stream().anyMatch(k -> k.equalsIgnoreCase(m.name()));
+            ColumnReads.Described d = m.described();
+            ValuePolicy policy = ColumnReads.policyInForce(options.valuePolicies(), d, key);
+            ColumnReads.Result read = ColumnReads.read(d, policy, where + "." + m.name(),
+                "value_policy.columns." + m.name(), null);
+            String type = m.typeName() == null ? "" : m.typeName().toLowerCase(Locale.ROOT);
+            if (read.refusal() != null) {
+                found.add(read.refusal());
+                verdicts.add(new ColumnVerdict(m.name(), type, m.nullable(), key, "refused", List.of(),
+                    policy.text(), read.refusal().code()));
+                continue;
+            }
+            List<Map<String, String>> ch = new ArrayList<>();
+            boolean converted = false;
+            for (SourceColumn sc : read.columns()) {
+                ch.add(Map.of("name", sc.name(), "type", sc.clickHouseType()));
+                converted |= sc.readSql() != null;
+            }
+            if (key && converted) {
+                found.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, "--unique-key", "unique-key column "
+                    + m.name() + " is read through a conversion (hierarchyid, geography, geometry): it cannot key "
+                    + "a stream; key it by another unique column"));
+            }
+            verdicts.add(new ColumnVerdict(m.name(), type, m.nullable(), key, converted ? "converted" : "mapped", ch,
+                policy.text(), null));
+        }
+        for (var e : options.valuePolicies().columns().entrySet()) {
+            String path = "value_policy.columns." + e.getKey();
+            boolean key = options.uniqueKeys().stream().anyMatch(k -> k.equalsIgnoreCase(e.getKey()));
+            if (captured.stream().noneMatch(m -> m.name().equalsIgnoreCase(e.getKey()))) {
+                found.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, path, "column '" + e.getKey()
+                    + "' is not a captured column of " + where));
+            } else if (key && (e.getValue() == ValuePolicy.CLAMP || e.getValue() == ValuePolicy.NULL)) {
+                found.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, path, e.getValue().text()
+                    + " cannot apply to unique-key column " + e.getKey() + " of " + where
+                    + ": a changed key could merge two rows"));
+            }
+        }
+        if (found.isEmpty()) {
+            pass("column_types", captured.size() + " captured columns map to ClickHouse under their value policies");
+        } else {
+            fail("column_types", found.size() + " column or policy problem(s)", found);
+        }
+    }
+
+    /** The columns of {@code schema.table} in table order, CDC metadata columns ({@code __$...}) left out. */
+    private static List<Meta> columns(DatabaseMetaData md, String schema, String table) throws SQLException {
+        List<Meta> out = new ArrayList<>();
+        try (ResultSet rs = md.getColumns(null, schema, table, null)) {
+            while (rs.next()) {
+                // getColumns takes LIKE patterns: '_' also matches other tables
+                if (!table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
+                    || !schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
+                    continue;
+                }
+                String name = rs.getString("COLUMN_NAME");
+                if (name.startsWith("__$")) {
+                    continue;
+                }
+                out.add(new Meta(name, rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
+                    rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> primaryKey(DatabaseMetaData md, String schema, String table) throws SQLException {
+        Map<Integer, String> pk = new TreeMap<>();
+        try (ResultSet rs = md.getPrimaryKeys(null, schema, table)) {
+            while (rs.next()) {
+                if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
+                    && schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
+                    pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                }
+            }
+        }
+        return new ArrayList<>(pk.values());
+    }
+
+    /** The unique indexes of the table: name to columns in key order (indexes with a filter are not told apart). */
+    private static Map<String, List<String>> uniqueIndexes(DatabaseMetaData md, String schema, String table)
+        throws SQLException {
+        Map<String, TreeMap<Integer, String>> out = new TreeMap<>();
+        try (ResultSet rs = md.getIndexInfo(null, schema, table, true, false)) {
+            while (rs.next()) {
+                String index = rs.getString("INDEX_NAME");
+                String column = rs.getString("COLUMN_NAME");
+                if (index == null || column == null || rs.getBoolean("NON_UNIQUE")
+                    || !table.equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
+                    continue;
+                }
+                out.computeIfAbsent(index, k -> new TreeMap<>()).put((int) rs.getShort("ORDINAL_POSITION"), column);
+            }
+        }
+        Map<String, List<String>> lists = new TreeMap<>();
+        out.forEach((k, v) -> lists.put(k, new ArrayList<>(v.values())));
+        return lists;
+    }
+
+    private static Set<String> lower(List<String> names) {
+        Set<String> out = new LinkedHashSet<>();
+        names.forEach(n -> out.add(n.toLowerCase(Locale.ROOT)));
+        return out;
+    }
+
+    private void pass(String id, String detail) {
+        checks.add(new Check(id, Status.passed, detail));
+    }
+
+    private void skip(String id, String why) {
+        checks.add(new Check(id, Status.skipped, why));
+    }
+
+    private void fail(String id, String detail, List<Blocker> found) {
+        checks.add(new Check(id, Status.failed, detail));
+        blockers.addAll(found);
+    }
+}

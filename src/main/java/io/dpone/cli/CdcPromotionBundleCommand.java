@@ -1,0 +1,144 @@
+package io.dpone.cli;
+
+import io.dpone.cdc.bundle.BundleFiles;
+import io.dpone.cdc.bundle.CdcPromotionBundle;
+import io.dpone.cdc.bundle.PromotionChecks;
+import io.dpone.cdc.runtime.CdcMode;
+import io.dpone.cdc.runtime.CdcRunOptions;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.error.DponeException;
+import io.dpone.manifest.ValuePolicies;
+import io.dpone.manifest.ValuePolicy;
+import io.dpone.serve.ConnectionReach;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dpone ops cdc-promotion-bundle}: checks everything one live CDC stream needs before it runs (the options of
+ * {@code cdc-runtime-run --mode live}) and writes the bundle with its digest; {@code --approve --approver NAME}
+ * approves the reviewed bundle in {@code --output-dir}.
+ */
+@Command(name = "cdc-promotion-bundle", sortOptions = false, mixinStandardHelpOptions = true,
+    description = "Check a live CDC stream before it runs and write its promotion bundle (JSON, Markdown, digest); "
+        + "--approve records who approved which digest.")
+public final class CdcPromotionBundleCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--source", required = true, description = "source system, e.g. mssql")
+    String source;
+    @Option(names = "--sink", required = true, description = "sink system, e.g. clickhouse")
+    String sink;
+    @Option(names = "--backend", required = true, description = "mssql_cdc or mssql_change_tracking")
+    String backend;
+    @Option(names = "--pipeline-name", required = true, description = "pipeline name, e.g. orders-cdc")
+    String pipelineName;
+    @Option(names = "--source-schema", required = true, description = "source schema, e.g. dbo")
+    String sourceSchema;
+    @Option(names = "--source-table", required = true, description = "source table, e.g. orders")
+    String sourceTable;
+    @Option(names = "--target-dataset", required = true, description = "db.table")
+    String targetDataset;
+    @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
+    List<String> uniqueKeys;
+    @Option(names = "--source-connection-id", required = true, description = "source connection alias")
+    String sourceConnectionId;
+    @Option(names = "--sink-connection-id", required = true, description = "sink connection alias")
+    String sinkConnectionId;
+    @Option(names = "--credentials-source", description = "env or file")
+    String credentialsSource;
+    @Option(names = "--capture-instance",
+        description = "mssql_cdc: the CDC capture instance (default: <source-schema>_<source-table>)")
+    String captureInstance;
+    @Option(names = "--max-events", description = "changes per tick, 1..1000000 (default: 100000)")
+    Integer maxEvents;
+    @Option(names = "--value-policy", paramLabel = "COLUMN=POLICY", description = "refuse, clamp, null or as_text "
+        + "(sql_variant) for COLUMN; repeatable")
+    Map<String, String> valuePolicy;
+    @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "refuse (default), clamp or null")
+    String valuePolicyDefault;
+    @Option(names = "--output-dir", required = true, description = "where the bundle (and the approval) is written")
+    Path outputDir;
+    @Option(names = "--approve", description = "approve the reviewed bundle in --output-dir (needs --approver)")
+    boolean approve;
+    @Option(names = "--approver", description = "with --approve: who approves (a name or handle)")
+    String approver;
+    @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Override
+    public Integer call() {
+        if (approve != (approver != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), approve
+                ? "Missing required option: '--approver' (required with --approve)"
+                : "--approver is for --approve");
+        }
+        io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
+        CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems(source, sink).backend(backend)
+            .pipelineName(pipelineName).sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset)
+            .uniqueKeys(uniqueKeys).connections(sourceConnectionId, sinkConnectionId)
+            .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
+            .valuePolicies(policies()).build();
+        ConnectionContext context;
+        try {
+            context = ConnectionContext.fromEnvironment();
+        } catch (DponeException e) {
+            return blocked(e);
+        }
+        CdcPromotionBundle bundle = PromotionChecks.build(options, context,
+            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"));
+        if (!approve) {
+            BundleFiles.write(outputDir, bundle);
+            return Output.emit(bundle.passed(), bundle, text(bundle), format);
+        }
+        Map<String, Object> approval;
+        try {
+            approval = BundleFiles.approve(outputDir, bundle, approver, Instant.now());
+        } catch (DponeException e) {
+            return blocked(e);
+        }
+        return Output.emit(true, approval, "cdc-promotion-bundle approved: stream " + pipelineName + ", digest "
+            + approval.get("digest") + ", by " + approver + " at " + approval.get("approved_at") + "\n", format);
+    }
+
+    private int blocked(DponeException e) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", approve ? BundleFiles.APPROVAL_SCHEMA : CdcPromotionBundle.SCHEMA);
+        doc.put("passed", false);
+        doc.put("blockers", e.blockers());
+        return Output.emit(false, doc, "cdc-promotion-bundle " + (approve ? "approval refused" : "blocked") + ":\n"
+            + Output.blockersText(e.blockers()), format);
+    }
+
+    private static String text(CdcPromotionBundle b) {
+        StringBuilder out = new StringBuilder("cdc-promotion-bundle " + b.stream().get("pipeline_name") + " "
+            + (b.passed() ? "passed" : "blocked") + " (digest " + b.digest() + ")\n");
+        b.checks().forEach(c -> out.append("  ").append(c.status()).append(' ').append(c.id()).append(": ")
+            .append(c.detail()).append('\n'));
+        if (!b.blockers().isEmpty()) {
+            out.append(Output.blockersText(b.blockers()));
+        }
+        return out.toString();
+    }
+
+    private ValuePolicies policies() {
+        Map<String, ValuePolicy> columns = new LinkedHashMap<>();
+        if (valuePolicy != null) {
+            valuePolicy.forEach((column, text) -> columns.put(column, policy("--value-policy " + column, text)));
+        }
+        return new ValuePolicies(valuePolicyDefault == null ? null
+            : policy("--value-policy-default", valuePolicyDefault), columns);
+    }
+
+    private ValuePolicy policy(String option, String text) {
+        return ValuePolicy.parse(text).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
+            option + ": unknown policy '" + text + "' (refuse, clamp, null or as_text)"));
+    }
+}
