@@ -156,7 +156,7 @@ public final class FleetRunner {
                             }
                             listener.started(name, runId);
                             FleetReport.TableRun r = runOne(runner, m, name, runId, results.get(name).manifestSha256(),
-                                dir, targets);
+                                dir, targets, "dpone run " + req.input() + " --run-id " + req.runId());
                             synchronized (lock) {
                                 results.put(name, r);
                                 running[0]--;
@@ -192,7 +192,8 @@ public final class FleetRunner {
     }
 
     private static FleetReport.TableRun runOne(FullRefreshRunner runner, Path manifest, String name, String runId,
-                                               String digest, Path dir, Map<String, ReentrantLock> targets) {
+                                               String digest, Path dir, Map<String, ReentrantLock> targets,
+                                               String resume) {
         long t0 = System.nanoTime();
         BatchManifest m;
         try {
@@ -216,7 +217,7 @@ public final class FleetRunner {
         }
         String report = "tables/" + stem(name) + ".run.json";
         ReportWriter.writeJson(dir.resolve(report), r);
-        RunRecords.record(runner.workDir(), r, "dpone run DIR --run-id <the fleet's run id> (fleet)",
+        RunRecords.record(runner.workDir(), r, resume + " (the fleet reruns the tables that did not pass)",
             "dpone run (fleet)");
         return new FleetReport.TableRun(name, digest, runId, r.passed() ? "passed" : "failed", "this",
             r.sourceTable(), r.targetTable(), r.routeId(), r.loadedRows(), r.durationMs(),
