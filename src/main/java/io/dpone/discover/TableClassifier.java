@@ -48,8 +48,12 @@ final class TableClassifier {
                 + (Identifier.valid(t.schema()) ? "" : "schema ") + "is not an identifier dpone quotes (letters, digits"
                 + " and '_', starting with a letter or '_', at most 128): expose it through a view with such a name"));
         } else {
-            List<String> bad = catalog.columnNames(t.schema(), t.name()).stream().filter(c -> !Identifier.valid(c))
-                .toList();
+            List<String> bad;
+            try {
+                bad = catalog.columnNames(t.schema(), t.name()).stream().filter(c -> !Identifier.valid(c)).toList();
+            } catch (DponeException e) {
+                return blocked(t, cdc, target, List.of(), List.of(), e.blockers());
+            }
             if (!bad.isEmpty()) {
                 naming.add(Blocker.of(BlockerCode.MANIFEST_INVALID_IDENTIFIER, "source.columns", "column name(s) "
                     + String.join(", ", bad.stream().map(c -> "'" + c + "'").toList()) + " are not identifiers dpone"
@@ -84,14 +88,20 @@ final class TableClassifier {
         }
         List<String> primaryKey = inspection.columns().stream().filter(ColumnMapping::primaryKey)
             .map(ColumnMapping::name).toList();
-        List<List<String>> uniqueKeys = catalog.uniqueKeys(t.schema(), t.name(), primaryKey);
+        List<String> notes = new ArrayList<>();
+        List<List<String>> uniqueKeys;
+        try {
+            uniqueKeys = catalog.uniqueKeys(t.schema(), t.name(), primaryKey);
+        } catch (DponeException e) {
+            uniqueKeys = List.of(); // the primary key is known; the other unique keys could not be read
+            notes.add("unique keys not read: " + e.blockers().get(0).message());
+        }
         List<Catalog.ColumnEntry> columns = inspection.columns().stream()
             .map(c -> column(c, policies.containsKey(c.name()))).toList();
         if (!inspection.blockers().isEmpty()) {
             return new Outcome(entry(t, "blocked", columns, primaryKey, uniqueKeys, cdc, null, target,
                 inspection.blockers(), wayOut(inspection.blockers())), Map.of());
         }
-        List<String> notes = new ArrayList<>();
         Catalog.Recommendation rec = recommend(t, inspection, primaryKey, uniqueKeys, notes);
         policies.keySet().forEach(c -> notes.add("column " + c + " is a sql_variant: moved under value policy as_text "
             + "(its text, plus " + c + ColumnReads.TYPE_SUFFIX + " naming each value's base type)"));

@@ -151,6 +151,9 @@ public final class FleetRunner {
                         futures.add(pool.submit(() -> {
                             String name = m.getFileName().toString();
                             String runId = results.get(name).runId();
+                            if (io.dpone.route.ProcessShutdown.inProgress()) {
+                                return; // stopping: the table stays not_run, and the rerun runs it
+                            }
                             synchronized (lock) {
                                 running[0]++;
                             }

@@ -272,8 +272,9 @@ public final class SourceCatalog {
     private Map<String, List<String>> sqlServerCaptureInstances() {
         Map<String, List<String>> found = new HashMap<>();
         try (Statement st = connection.createStatement();
-             ResultSet rs = st.executeQuery("SELECT OBJECT_SCHEMA_NAME(source_object_id), "
-                 + "OBJECT_NAME(source_object_id), capture_instance FROM cdc.change_tables ORDER BY capture_instance")) {
+             ResultSet rs = st.executeQuery("SELECT s.name, t.name, ct.capture_instance FROM cdc.change_tables ct "
+                 + "JOIN sys.tables t ON t.object_id = ct.source_object_id JOIN sys.schemas s ON s.schema_id = "
+                 + "t.schema_id ORDER BY ct.capture_instance")) {
             while (rs.next()) {
                 if (rs.getString(1) != null && rs.getString(2) != null) {
                     found.computeIfAbsent(key(rs.getString(1) + "." + rs.getString(2)), k -> new ArrayList<>())
