@@ -42,27 +42,11 @@ final class TableClassifier {
 
     static Outcome classify(JdbcSourceReader reader, SourceCatalog catalog, SourceCatalog.Table t, Catalog.Target target) {
         Catalog.Cdc cdc = new Catalog.Cdc(t.cdcTracked(), t.captureInstances(), t.changeTracking());
-        List<Blocker> naming = new ArrayList<>();
         if (!Identifier.valid(t.schema()) || !Identifier.valid(t.name())) {
-            naming.add(Blocker.of(BlockerCode.MANIFEST_INVALID_IDENTIFIER, "source.table", "table name "
-                + (Identifier.valid(t.schema()) ? "" : "schema ") + "is not an identifier dpone quotes (letters, digits"
-                + " and '_', starting with a letter or '_', at most 128): expose it through a view with such a name"));
-        } else {
-            List<String> bad;
-            try {
-                bad = catalog.columnNames(t.schema(), t.name()).stream().filter(c -> !Identifier.valid(c)).toList();
-            } catch (DponeException e) {
-                return blocked(t, cdc, target, List.of(), List.of(), e.blockers());
-            }
-            if (!bad.isEmpty()) {
-                naming.add(Blocker.of(BlockerCode.MANIFEST_INVALID_IDENTIFIER, "source.columns", "column name(s) "
-                    + String.join(", ", bad.stream().map(c -> "'" + c + "'").toList()) + " are not identifiers dpone"
-                    + " quotes (letters, digits and '_'): expose the table through a view that renames them, or leave"
-                    + " them out with source.columns in a hand-written manifest"));
-            }
-        }
-        if (!naming.isEmpty()) {
-            return blocked(t, cdc, target, List.of(), List.of(), naming);
+            return blocked(t, cdc, target, List.of(), List.of(), List.of(Blocker.of(
+                BlockerCode.MANIFEST_INVALID_IDENTIFIER, "source.table", "table name " + (Identifier.valid(t.schema())
+                    ? "" : "schema ") + "is not an identifier dpone quotes (letters, digits and '_', starting with a"
+                    + " letter or '_', at most 128): expose it through a view with such a name")));
         }
         TableRef ref = new TableRef(t.schema(), t.name());
         JdbcSourceReader.Inspection first;
@@ -70,6 +54,22 @@ final class TableClassifier {
             first = reader.inspect(ref, List.of(), ValuePolicies.NONE);
         } catch (DponeException e) {
             return blocked(t, cdc, target, List.of(), List.of(), e.blockers());
+        } catch (IllegalArgumentException e) {
+            // a column name the dialect refuses to quote: name them (one more read, only for such a table)
+            List<String> bad;
+            try {
+                bad = catalog.columnNames(t.schema(), t.name()).stream().filter(c -> !Identifier.valid(c)).toList();
+            } catch (DponeException again) {
+                return blocked(t, cdc, target, List.of(), List.of(), again.blockers());
+            }
+            if (bad.isEmpty()) {
+                throw e;
+            }
+            return blocked(t, cdc, target, List.of(), List.of(), List.of(Blocker.of(
+                BlockerCode.MANIFEST_INVALID_IDENTIFIER, "source.columns", "column name(s) " + String.join(", ",
+                    bad.stream().map(c -> "'" + c + "'").toList()) + " are not identifiers dpone quotes (letters,"
+                    + " digits and '_'): expose the table through a view that renames them, or leave them out with"
+                    + " source.columns in a hand-written manifest")));
         }
         // a column refused under refuse that a policy can move (sql_variant as_text) is proposed with that policy
         Map<String, ValuePolicy> policies = new LinkedHashMap<>();
