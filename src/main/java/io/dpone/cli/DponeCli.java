@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dpone", mixinStandardHelpOptions = true, versionProvider = DponeCli.BuildVersion.class,
     description = "Moves SQL Server tables into ClickHouse and proves every move with evidence.",
     subcommands = {CheckCommand.class, PlanCommand.class, RunCommand.class, CertifyCommand.class, DemoCommand.class,
-        CdcCommands.class, ServeCommand.class, RunsCommand.class, SqlCommand.class})
+        CdcCommands.class, ServeCommand.class, RunsCommand.class, SqlCommand.class, DiscoverCommand.class})
 public final class DponeCli implements Runnable {
     public static final int OK = 0;
     public static final int BLOCKED = 1;

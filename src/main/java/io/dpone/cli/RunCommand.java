@@ -15,12 +15,25 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code dpone run MANIFEST --run-id ID}: one staging-first full refresh with quality gates. */
+/**
+ * {@code dpone run MANIFEST --run-id ID}: one staging-first full refresh with quality gates; given a directory of
+ * manifests (or a discover {@code catalog.json}), the whole fleet in this process ({@link FleetRun}).
+ */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run a batch manifest: staging-first full refresh with quality gates.")
+    description = "Run a batch manifest: staging-first full refresh with quality gates. Given a directory of "
+        + "manifests (dpone discover's output), run every table in one process; the same --run-id reruns only the "
+        + "tables that did not pass.")
 public final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The batch manifest (YAML) to run.")
+    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The batch manifest (YAML) to run, or a directory "
+        + "of *.batch.yaml manifests (or its manifests/ directory, or its catalog.json): a fleet.")
     Path manifest;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--parallel", paramLabel = "N", description = "A fleet's tables run at most N at a time "
+        + "(default: the machine's processors, 2 to 8).")
+    int parallel;
 
     @Option(names = "--run-id", required = true, description = "Scheduler operation id; reuse it to resume.")
     String runId;
@@ -33,6 +46,15 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        boolean fleet = io.dpone.fleet.FleetRunner.isFleet(manifest);
+        if (parallel != 0 && (!fleet || parallel < 1 || parallel > 64)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), fleet
+                ? "--parallel must be 1..64" : "--parallel applies to a fleet (a directory of manifests) only");
+        }
+        if (fleet) {
+            io.dpone.watchdog.PhaseWatchdog.runDirectory(io.dpone.connect.EmbeddedDefaults.home().resolve("runs"));
+            return FleetRun.run(manifest, runId, parallel, format, quiet);
+        }
         RunReport report;
         long rowsRead;
         int chunks;

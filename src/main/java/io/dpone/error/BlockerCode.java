@@ -29,6 +29,8 @@ public enum BlockerCode {
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_UNKNOWN("run.run_unknown"),
+    // dpone discover
+    DISCOVER_OUTPUT_INVALID("discover.output_invalid"),
     // dpone sql
     SQL_NOT_READ_ONLY("sql.not_read_only"),
     SQL_QUERY_FAILED("sql.query_failed"),

@@ -38,6 +38,11 @@ public final class JdbcSourceReader implements SourceReader {
         return new JdbcSourceReader(SourceConnections.open(spec, "dpone"));
     }
 
+    /** The database's catalogue of user tables ({@code dpone discover}): read without touching a row. */
+    public SourceCatalog catalog() {
+        return new SourceCatalog(connection);
+    }
+
     @Override
     public SourceTable describe(TableRef table, List<String> columns) {
         return describe(table, columns, ValuePolicies.NONE);

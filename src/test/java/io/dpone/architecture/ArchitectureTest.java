@@ -27,6 +27,7 @@ class ArchitectureTest {
         List.<String[]>of(new String[] {"cli", "io.dpone.cli.."}),
         List.<String[]>of(new String[] {"api", "io.dpone"}),
         List.<String[]>of(new String[] {"demo", "io.dpone.demo.."}),
+        List.<String[]>of(new String[] {"discover", "io.dpone.discover.."}, new String[] {"fleet", "io.dpone.fleet.."}),
         List.<String[]>of(new String[] {"serve", "io.dpone.serve.."}),
         List.<String[]>of(new String[] {"certify", "io.dpone.certify.."}),
         List.<String[]>of(new String[] {"route", "io.dpone.route.."}, new String[] {"cdc", "io.dpone.cdc.."}),

@@ -90,6 +90,9 @@ final class DatabaseSetup {
         st.execute("CREATE OR REPLACE VIEW sys.tables AS SELECT o.object_id, o.name, o.schema_id, o.type, o.type_desc,"
             + " o.is_ms_shipped, EXISTS (SELECT 1 FROM twin_catalog.cdc_instances i WHERE twin_object_id("
             + "i.source_schema, i.source_table) = o.object_id) AS is_tracked_by_cdc FROM sys.objects o WHERE o.type = 'U'");
+        st.execute("CREATE OR REPLACE VIEW sys.change_tracking_tables AS SELECT twin_object_id(table_schema, "
+            + "table_name) AS object_id, FALSE AS is_track_columns_updated_on, min_valid_version, min_valid_version AS "
+            + "begin_version, min_valid_version AS cleanup_version FROM twin_catalog.ct_tables");
         st.execute("CREATE OR REPLACE VIEW sys.partitions AS SELECT CAST(twin_object_id(TABLE_SCHEMA, TABLE_NAME) AS "
             + "BIGINT) * 65536 AS partition_id, twin_object_id(TABLE_SCHEMA, TABLE_NAME) AS object_id, "
             + "CASE WHEN EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS k WHERE k.TABLE_SCHEMA = "
