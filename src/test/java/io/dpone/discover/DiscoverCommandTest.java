@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dpone check} (and {@code check --connect}), include/exclude select, a rerun keeps a hand-edited manifest,
  * and no output holds the credential or the endpoint.
  */
+@io.dpone.testing.EngineTest // check --connect reaches the generated manifests' sink, the embedded engine
 class DiscoverCommandTest {
     static final String SECRET = "Discover-Secret-7f3a";
     static final ObjectMapper JSON = new ObjectMapper();
