@@ -148,21 +148,15 @@ final class IncrementalServing {
         report.put("publish", publish);
     }
 
-    /** {@code final} ({@code SELECT ... FINAL}) or {@code argmax} (group by key, {@code argMax} of the row). */
+    /**
+     * {@code final} ({@code SELECT ... FINAL}, the default: measured many times faster on chDB, see
+     * docs/performance.md) or {@code argmax} (group by key, {@code argMax} of the row).
+     */
     private String servingView() {
         String v = settings.servingView() == null ? "auto" : settings.servingView();
-        boolean tombstone = o.deleteMode() == DeleteMode.tombstone;
         return switch (v) {
-            // FINAL drops the rows whose latest version is a delete: tombstones need argMax
-            case "auto" -> tombstone ? "argmax" : "final";
+            case "auto", "final" -> "final";
             case "argmax" -> "argmax";
-            case "final" -> {
-                if (tombstone) {
-                    throw new DponeException(new Blocker(CdcMaterializer.INVALID_ARGUMENT, "--serving-view",
-                        "final drops deleted keys; tombstone mode needs argmax (or auto)", Map.of()));
-                }
-                yield "final";
-            }
             default -> throw new DponeException(new Blocker(CdcMaterializer.INVALID_ARGUMENT, "--serving-view",
                 "auto, final or argmax", Map.of()));
         };
@@ -278,8 +272,10 @@ final class IncrementalServing {
         List<String> defs = new ArrayList<>();
         storedColumns().forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
         ch.execute("CREATE TABLE " + ClickHouseSql.table(target[0], table) + " (" + String.join(", ", defs)
-            + ") ENGINE = ReplacingMergeTree(" + ClickHouseSql.id(VERSION) + ", " + ClickHouseSql.id(DELETED)
-            + ") ORDER BY (" + ClickHouseSql.idList(by) + ") SETTINGS non_replicated_deduplication_window = 1000"
+            // exclude_deleted: is_deleted = dpone_cdc_deleted, so FINAL drops a key whose latest change is a delete;
+            // tombstone: no is_deleted, so FINAL keeps it (flagged). A change of delete mode rebuilds the table.
+            + ") ENGINE = ReplacingMergeTree(" + ClickHouseSql.id(VERSION) + (o.deleteMode() == DeleteMode.tombstone
+                ? "" : ", " + ClickHouseSql.id(DELETED)) + ") ORDER BY (" + ClickHouseSql.idList(by) + ") SETTINGS non_replicated_deduplication_window = 1000"
             + " COMMENT " + ClickHouseSql.literal(VERSIONS_MARKER + " source=" + o.cdcDataset() + " target="
                 + o.targetDataset()));
     }
@@ -384,7 +380,8 @@ final class IncrementalServing {
         }
         String table = ClickHouseSql.table(target[0], versions);
         if (view.equals("final")) {
-            // FINAL keeps the highest version per key and drops it when it is a delete (is_deleted = 1)
+            // FINAL keeps the highest version per key and, in exclude_deleted mode, drops it when it is a delete
+            // (is_deleted = 1); in tombstone mode the table has no is_deleted and the delete stays, flagged
             return "SELECT " + out.stream().map(this::servingExpression).collect(Collectors.joining(", ")) + " FROM "
                 + table + " FINAL";
         }

@@ -339,6 +339,14 @@ class IncrementalServingTest {
         smallHistory();
         for (String view : List.of("final", "argmax")) {
             String t = "t_" + view;
+            incremental("tomb_" + view, DeleteMode.tombstone, settings(100, Compact.always, view));
+            List<List<String>> tombstones = rows("tomb_" + view);
+            new TableAdmin(ch).stopMerges(serving, "tomb_" + view + IncrementalServing.VERSIONS_SUFFIX);
+            ch.execute("INSERT INTO " + versions("tomb_" + view) + " (order_id, status, amount, "
+                + "dpone_cdc_unique_key_hash, dpone_cdc_operation, dpone_cdc_position, dpone_cdc_sequence, "
+                + "dpone_cdc_version, dpone_cdc_commit_time, dpone_cdc_deleted) SELECT 3, 'stale', NULL, 'h', "
+                + "'insert', '0x1', 0, toUInt256(2), now64(3), 0");
+            assertEquals(tombstones, rows("tomb_" + view), view);
             incremental(t, DeleteMode.exclude_deleted, settings(100, Compact.always, view));
             List<List<String>> served = rows(t);
             new TableAdmin(ch).stopMerges(serving, t + IncrementalServing.VERSIONS_SUFFIX);
@@ -445,7 +453,7 @@ class IncrementalServingTest {
     }
 
     @Test
-    void aForeignVersionedTableAndTombstoneFinalAreRefused() {
+    void aForeignVersionedTableAndAnUnknownViewAreRefused() {
         smallHistory();
         ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(serving) + " ENGINE = Atomic");
         ch.execute("CREATE TABLE " + versions("t") + " (x UInt8) ENGINE = MergeTree ORDER BY x");
@@ -455,7 +463,7 @@ class IncrementalServingTest {
         assertEquals(CdcMaterializer.TARGET_NOT_OWNED, ((Blocker) ((List<?>) r.get("blockers")).get(0)).code());
         Map<String, Object> bad = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".orders_cdc",
             serving + ".u", List.of("order_id"), DeleteMode.tombstone, Mode.incremental,
-            settings(100, Compact.never, "final")), null);
+            settings(100, Compact.never, "fastest")), null);
         assertEquals(CdcMaterializer.INVALID_ARGUMENT, ((Blocker) ((List<?>) bad.get("blockers")).get(0)).code());
         assertFalse(new TableAdmin(ch).exists(serving, "u"));
         Map<String, Object> zero = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".orders_cdc",
