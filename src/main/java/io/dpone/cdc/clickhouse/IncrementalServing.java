@@ -490,28 +490,38 @@ final class IncrementalServing {
         long t0 = System.nanoTime();
         ch.execute("OPTIMIZE TABLE " + ClickHouseSql.table(target[0], versions) + " FINAL");
         m.put("optimize_ms", (System.nanoTime() - t0) / 1_000_000);
-        m.put("tombstones_purged", purge());
+        m.put("rows_purged", purge((Long) parts().get("active_parts") == 1));
         m.put("tombstone_retention", settings.tombstoneRetention() == null ? null
             : settings.tombstoneRetention().toString());
         m.put("millis", (System.nanoTime() - t0) / 1_000_000);
         return m;
     }
 
-    private long purge() {
+    /**
+     * Purges the keys whose latest change is a delete older than the retention, every row of them. After a merge
+     * into one part each key has one row, so a filter finds them (a scan of two columns); otherwise the keys are
+     * found by {@code argMax} per key (a {@code GROUP BY} over the table: 48 s for 10M keys here).
+     */
+    private long purge(boolean onePart) {
         if (settings.tombstoneRetention() == null) {
             return 0;
         }
         String table = ClickHouseSql.table(target[0], versions);
         Instant cutoff = Instant.now().minus(settings.tombstoneRetention());
-        String keys = "SELECT " + ClickHouseSql.idList(by) + " FROM " + table + " GROUP BY "
-            + ClickHouseSql.idList(by) + " HAVING argMax(" + ClickHouseSql.id(DELETED) + ", " + ClickHouseSql.id(VERSION)
-            + ") = 1 AND argMax(" + ClickHouseSql.id(COMMIT_TIME) + ", " + ClickHouseSql.id(VERSION)
-            + ") < toDateTime64(" + ClickHouseSql.literal(cutoff.toString().replace("T", " ").replace("Z", ""))
+        String before = "toDateTime64(" + ClickHouseSql.literal(cutoff.toString().replace("T", " ").replace("Z", ""))
             + ", 3, 'UTC')";
-        long n = Long.parseLong(ch.query("SELECT count() FROM (" + keys + ")").get(0).get(0));
+        String where;
+        if (onePart) {
+            where = ClickHouseSql.id(DELETED) + " = 1 AND " + ClickHouseSql.id(COMMIT_TIME) + " < " + before;
+        } else {
+            where = "(" + ClickHouseSql.idList(by) + ") IN (SELECT " + ClickHouseSql.idList(by) + " FROM " + table
+                + " GROUP BY " + ClickHouseSql.idList(by) + " HAVING argMax(" + ClickHouseSql.id(DELETED) + ", "
+                + ClickHouseSql.id(VERSION) + ") = 1 AND argMax(" + ClickHouseSql.id(COMMIT_TIME) + ", "
+                + ClickHouseSql.id(VERSION) + ") < " + before + ")";
+        }
+        long n = Long.parseLong(ch.query("SELECT count() FROM " + table + " WHERE " + where).get(0).get(0));
         if (n > 0) {
-            ch.execute("ALTER TABLE " + table + " DELETE WHERE (" + ClickHouseSql.idList(by) + ") IN (" + keys
-                + ") SETTINGS mutations_sync = 2");
+            ch.execute("ALTER TABLE " + table + " DELETE WHERE " + where + " SETTINGS mutations_sync = 2");
         }
         return n;
     }

@@ -377,7 +377,7 @@ class IncrementalServingTest {
         smallHistory();
         Map<String, Object> kept = incremental("t", DeleteMode.tombstone,
             new Incremental(100, Duration.ofDays(7), Compact.always, 32, 0.25, "auto"));
-        assertEquals(0L, ((Map<?, ?>) kept.get("compaction")).get("tombstones_purged"));
+        assertEquals(0L, ((Map<?, ?>) kept.get("compaction")).get("rows_purged"));
         assertEquals(List.of(List.of("1", "1"), List.of("2", "0"), List.of("3", "1"), List.of("10", "0")),
             ch.query("SELECT order_id, dpone_cdc_deleted FROM " + ClickHouseSql.table(serving, "t")
                 + " ORDER BY order_id"));
@@ -385,7 +385,7 @@ class IncrementalServingTest {
             new Incremental(100, Duration.ZERO, Compact.always, 32, 0.25, "auto"));
         Map<?, ?> compaction = (Map<?, ?>) purged.get("compaction");
         assertEquals(true, compaction.get("ran"));
-        assertEquals(2L, compaction.get("tombstones_purged"));
+        assertEquals(2L, compaction.get("rows_purged"));
         assertEquals(List.of(List.of("2", "0"), List.of("10", "0")), ch.query("SELECT order_id, dpone_cdc_deleted "
             + "FROM " + ClickHouseSql.table(serving, "t") + " ORDER BY order_id"));
         assertEquals(0, count("SELECT count() FROM " + versions("t") + " WHERE order_id IN (1, 3)"),
