@@ -70,6 +70,8 @@ final class IncrementalServing {
     private final String logTable;
     /** Tests: runs after a batch's insert, before its state is committed (a kill there). */
     private final Runnable afterInsert;
+    /** Whether the state table is known to exist (read or created in this run). */
+    private boolean stateTableReady;
 
     IncrementalServing(ClickHouseEndpoint ch, Options o, String[] log, String[] target, List<String> payload,
                        Map<String, SourceColumn> typed, Map<String, String> logTypes, Map<String, String> carriedMeta,
@@ -128,7 +130,8 @@ final class IncrementalServing {
             batches = applyRange(versions, from, bound, rowsIn, state.get(), snapshotRunId);
         }
         String publish = publishView(view);
-        Map<String, Object> compaction = compact();
+        Map<String, Object> partsAfter = new LinkedHashMap<>();
+        Map<String, Object> compaction = compact(partsAfter);
         report.put("mode", "incremental");
         report.put("rows_in", rowsIn);
         report.put("batches", batches);
@@ -142,7 +145,7 @@ final class IncrementalServing {
         report.put("payload_columns", payload);
         report.put("column_types", servingTypes);
         report.put("compaction", compaction);
-        report.put("parts", parts());
+        report.put("parts", partsAfter);
         snapshot.ifPresent(s -> report.put("snapshot", Map.of("dataset", s.snapshotDataset(), "position",
             s.position(), "run_id", s.runId())));
         report.put("publish", publish);
@@ -195,6 +198,7 @@ final class IncrementalServing {
         if (!admin.exists(target[0], STATE_TABLE)) {
             return Optional.empty();
         }
+        stateTableReady = true;
         List<List<String>> rows = ch.query("SELECT argMax(versions_uuid, state_version), argMax(applied_version, "
             + "state_version), argMax(snapshot_run_id, state_version), argMax(delete_mode, state_version), "
             + "max(state_version) FROM " + stateTable()
@@ -209,10 +213,10 @@ final class IncrementalServing {
      * the parts' merge state.
      */
     private State commit(String uuid, String applied, String snapshotRunId, long previous) {
-        ch.execute("CREATE TABLE IF NOT EXISTS " + stateTable() + " (target_dataset String, cdc_dataset String, "
-            + "versions_uuid String, applied_version String, snapshot_run_id String, delete_mode String, "
-            + "updated_at DateTime64(3, 'UTC'), state_version UInt64) ENGINE = ReplacingMergeTree(state_version) "
-            + "ORDER BY target_dataset");
+        if (!stateTableReady) {
+            createStateTable();
+            stateTableReady = true;
+        }
         long version = Math.max(previous + 1, Instant.now().toEpochMilli() * 1000L);
         ch.execute(ClickHouseSql.insertRow(stateTable(), List.of("target_dataset", "cdc_dataset", "versions_uuid",
             "applied_version", "snapshot_run_id", "delete_mode", "updated_at", "state_version"), "async_insert = 0",
@@ -221,6 +225,13 @@ final class IncrementalServing {
                 ClickHouseSql.literal(snapshotRunId), ClickHouseSql.literal(o.deleteMode().name()), "now64(3)",
                 Long.toString(version))));
         return new State(uuid, applied, snapshotRunId, o.deleteMode().name(), version);
+    }
+
+    private void createStateTable() {
+        ch.execute("CREATE TABLE IF NOT EXISTS " + stateTable() + " (target_dataset String, cdc_dataset String, "
+            + "versions_uuid String, applied_version String, snapshot_run_id String, delete_mode String, "
+            + "updated_at DateTime64(3, 'UTC'), state_version UInt64) ENGINE = ReplacingMergeTree(state_version) "
+            + "ORDER BY target_dataset");
     }
 
     private String uuid(String table) {
@@ -422,14 +433,23 @@ final class IncrementalServing {
      * materializer's own view, {@code EXCHANGE} with the rebuild's table (which is then dropped).
      */
     private String publishView(String view) {
+        String select = viewSelect(view);
+        // the comment carries a digest of the view's query: an unchanged view is not replaced (one statement less
+        // per run)
         String comment = CdcMaterializer.TARGET_MARKER + " source=" + o.cdcDataset() + " delete_mode="
-            + o.deleteMode().name() + " mode=incremental";
-        String body = " AS " + viewSelect(view) + " COMMENT " + ClickHouseSql.literal(comment);
-        if (!admin.exists(target[0], target[1])) {
+            + o.deleteMode().name() + " mode=incremental view=" + io.dpone.cdc.CdcHashes.sha256Hex(select)
+            .substring(0, 16);
+        String body = " AS " + select + " COMMENT " + ClickHouseSql.literal(comment);
+        List<List<String>> existing = ch.query("SELECT engine, comment FROM system.tables WHERE database = "
+            + ClickHouseSql.literal(target[0]) + " AND name = " + ClickHouseSql.literal(target[1]));
+        if (existing.isEmpty()) {
             ch.execute("CREATE VIEW " + ClickHouseSql.table(target[0], target[1]) + body);
             return "view_created";
         }
-        if (isView(target[1])) {
+        if ("View".equals(existing.get(0).get(0))) {
+            if (comment.equals(existing.get(0).get(1))) {
+                return "view_unchanged";
+            }
             ch.execute("CREATE OR REPLACE VIEW " + ClickHouseSql.table(target[0], target[1]) + body);
             return "view_replaced";
         }
@@ -439,12 +459,6 @@ final class IncrementalServing {
         admin.exchange(target[0], stage, target[0], target[1]);
         admin.drop(target[0], stage);
         return "view_exchanged";
-    }
-
-    private boolean isView(String table) {
-        List<List<String>> rows = ch.query("SELECT engine FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(target[0]) + " AND name = " + ClickHouseSql.literal(table));
-        return !rows.isEmpty() && "View".equals(rows.get(0).get(0));
     }
 
     /** Active parts, rows stored (every version) and rows outside the largest part (the un-merged delta). */
@@ -468,7 +482,7 @@ final class IncrementalServing {
      * {@code OPTIMIZE TABLE ... FINAL} merges the versioned table, then keys whose latest change is a delete older
      * than the tombstone retention are purged (every row of the key, so no older version can resurface).
      */
-    private Map<String, Object> compact() {
+    private Map<String, Object> compact(Map<String, Object> after) {
         Map<String, Object> before = parts();
         long partsBefore = (Long) before.get("active_parts");
         long rows = (Long) before.get("rows_stored");
@@ -485,12 +499,16 @@ final class IncrementalServing {
         m.put("parts_before", partsBefore);
         m.put("unmerged_share_before", Math.round(share * 10000) / 10000.0);
         if (reason == null) {
+            after.putAll(before);
             return m;
         }
         long t0 = System.nanoTime();
         ch.execute("OPTIMIZE TABLE " + ClickHouseSql.table(target[0], versions) + " FINAL");
         m.put("optimize_ms", (System.nanoTime() - t0) / 1_000_000);
-        m.put("rows_purged", purge((Long) parts().get("active_parts") == 1));
+        Map<String, Object> merged = parts();
+        long purged = purge((Long) merged.get("active_parts") == 1);
+        m.put("rows_purged", purged);
+        after.putAll(purged > 0 ? parts() : merged);
         m.put("tombstone_retention", settings.tombstoneRetention() == null ? null
             : settings.tombstoneRetention().toString());
         m.put("millis", (System.nanoTime() - t0) / 1_000_000);
