@@ -7,7 +7,7 @@ import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTickRunner;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import io.dpone.testing.TestEngines;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -24,13 +24,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * p50/p99/max of (visible - committed), the same for the last quarter of the run (lag bounded when it does not
  * grow), ticks, and the materialization time. Prints figures, asserts nothing.
  *
- * <p>Run through {@code bench/cdc-freshness.sh [RATES=50,200,1000] [SECONDS=20]}.
+ * <p>Run through {@code bench/cdc-freshness.sh [RATES=50,200,1000] [SECONDS=20] [MODE=rebuild|incremental]}.
  */
 public final class CdcFreshnessBench {
+    /** {@code rebuild} (default) or {@code incremental} (issue 30): the third argument. */
+    static CdcMaterializer.Mode MODE = CdcMaterializer.Mode.rebuild;
+
     public static void main(String[] args) throws Exception {
         int[] rates = Arrays.stream((args.length > 0 ? args[0] : "50,200,1000").split(",")).mapToInt(Integer::parseInt)
             .toArray();
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        MODE = args.length > 2 ? CdcMaterializer.Mode.valueOf(args[2]) : CdcMaterializer.Mode.rebuild;
+        System.out.println("materialize mode " + MODE);
         try (ClickHouseEndpoint ch = TestEngines.clickhouse(); DponeCamel camel = DponeCamel.start(null, false)) {
             for (int rate : rates) {
                 run(ch, camel, rate, seconds);
@@ -99,7 +104,8 @@ public final class CdcFreshnessBench {
                 }
                 if (r.counts().applied() > 0) {
                     new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".orders_cdc", db
-                        + ".orders", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted), null);
+                        + ".orders", List.of("order_id"), CdcMaterializer.DeleteMode.exclude_deleted, MODE, null),
+                        null);
                     long t2 = System.nanoTime();
                     materializeNanos += t2 - t1;
                     int max = Integer.parseInt(ch.query("SELECT max(order_id) FROM " + ClickHouseSql.table(db,

@@ -4,7 +4,7 @@
 # table; prints per rate the time from commit to visibility in the serving table (p50, p99, max, and p50/p99 of the
 # last quarter: bounded lag keeps them flat), the ticks and the average tick and materialization times
 # (bench/CdcFreshnessBench.java). Prints figures; asserts nothing.
-# Usage: bench/cdc-freshness.sh [RATES=50,200,1000] [SECONDS=20]
+# Usage: bench/cdc-freshness.sh [RATES=50,200,1000] [SECONDS=20] [MODE=rebuild|incremental]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -15,4 +15,4 @@ mkdir -p bench/.work
 echo "commit $(git rev-parse --short HEAD)$(git status --porcelain -- src | grep -q . && echo ' (src differs)' || true)," \
   "$(nproc) cores, $(java -version 2>&1 | head -1)"
 java -Xmx2g -cp "target/classes:target/test-classes:$(cat target/cp-test.txt)" bench/CdcFreshnessBench.java \
-  "${1:-50,200,1000}" "${2:-20}"
+  "${1:-50,200,1000}" "${2:-20}" "${3:-rebuild}"

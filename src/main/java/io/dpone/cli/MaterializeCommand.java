@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
  * stdout empty), 2 for a usage error (picocli).
  */
 @Command(name = "cdc-materialize-clickhouse", sortOptions = false, mixinStandardHelpOptions = true,
-    description = "Rebuild the latest row per key of a ClickHouse CDC log into a serving table, published atomically.")
+    description = "Rebuild the latest row per key of a ClickHouse CDC log into a serving table, published atomically "
+        + "(--mode rebuild), or apply only the new log rows to a versioned table served by a view (--mode incremental).")
 public final class MaterializeCommand implements Callable<Integer> {
     @Option(names = "--cdc-dataset", required = true, description = "the append-only CDC log, db.table")
     String cdcDataset;
@@ -39,6 +40,28 @@ public final class MaterializeCommand implements Callable<Integer> {
     @Option(names = "--delete-mode", defaultValue = "exclude_deleted",
         description = "exclude_deleted or tombstone (default: ${DEFAULT-VALUE})")
     DeleteMode deleteMode;
+    @Option(names = "--mode", defaultValue = "rebuild", description = "rebuild (the whole log, published by "
+        + "EXCHANGE) or incremental (only the log rows above the last applied version, served by a view) "
+        + "(default: ${DEFAULT-VALUE})")
+    CdcMaterializer.Mode mode;
+    @Option(names = "--batch-rows", defaultValue = "1000000",
+        description = "incremental: log rows per applied batch (default: ${DEFAULT-VALUE})")
+    long batchRows;
+    @Option(names = "--tombstone-retention", defaultValue = "P7D", description = "incremental: keys deleted longer "
+        + "ago than this ISO-8601 duration are purged at compaction, or none (default: ${DEFAULT-VALUE})")
+    String tombstoneRetention;
+    @Option(names = "--compact", defaultValue = "auto",
+        description = "incremental: auto, always or never run OPTIMIZE ... FINAL (default: ${DEFAULT-VALUE})")
+    CdcMaterializer.Compact compact;
+    @Option(names = "--compact-max-parts", defaultValue = "32",
+        description = "incremental, auto: compact above this many active parts (default: ${DEFAULT-VALUE})")
+    int compactMaxParts;
+    @Option(names = "--compact-max-unmerged-share", defaultValue = "0.25", description = "incremental, auto: "
+        + "compact when more of the rows lie outside the largest part (default: ${DEFAULT-VALUE})")
+    double compactMaxUnmergedShare;
+    @Option(names = "--serving-view", defaultValue = "auto", description = "incremental: auto, final or argmax "
+        + "(default: ${DEFAULT-VALUE}, which is final: measured faster)")
+    String servingView;
     @Option(names = "--output-dir", description = "where cdc_materialization.json/.md go "
         + "(default: $DPONE_HOME/reports/cdc-materialize-clickhouse/TARGET_DATASET)")
     Path outputDir;
@@ -70,7 +93,9 @@ public final class MaterializeCommand implements Callable<Integer> {
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.get().resolve(sinkConnectionId,
             ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
             report = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(cdcDataset, targetDataset,
-                uniqueKeys, deleteMode), outputDir);
+                uniqueKeys, deleteMode, mode, new CdcMaterializer.Incremental(batchRows,
+                    retention(tombstoneRetention), compact, compactMaxParts, compactMaxUnmergedShare, servingView)),
+                outputDir);
         } catch (DponeException e) {
             report = new LinkedHashMap<>();
             report.put("schema", CdcMaterializer.SCHEMA);
@@ -84,6 +109,19 @@ public final class MaterializeCommand implements Callable<Integer> {
         target.print(format == Format.json ? ReportWriter.json(report) : Redactor.global().redact(text(report)));
         target.flush();
         return passed ? DponeCli.OK : DponeCli.BLOCKED;
+    }
+
+    /** An ISO-8601 duration ({@code P7D}, {@code PT12H}) or {@code none}. */
+    static java.time.Duration retention(String value) {
+        if (value == null || value.equals("none")) {
+            return null;
+        }
+        try {
+            return java.time.Duration.parse(value);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new DponeException(new Blocker(CdcMaterializer.INVALID_ARGUMENT, "--tombstone-retention",
+                "an ISO-8601 duration (P7D, PT12H) or none", Map.of()));
+        }
     }
 
     /**
@@ -104,7 +142,14 @@ public final class MaterializeCommand implements Callable<Integer> {
     private static String text(Map<String, Object> r) {
         StringBuilder sb = new StringBuilder("cdc-materialize-clickhouse ").append(r.get("cdc_dataset"))
             .append(" -> ").append(r.get("target_dataset"));
-        if (Boolean.TRUE.equals(r.get("passed"))) {
+        if (Boolean.TRUE.equals(r.get("passed")) && "incremental".equals(r.get("mode"))) {
+            Object compaction = r.get("compaction") instanceof Map<?, ?> c ? c.get("ran") : null;
+            sb.append(" passed (incremental): ").append(r.get("rows_in")).append(" log row(s) applied in ")
+                .append(r.get("batches")).append(" batch(es), applied version ").append(r.get("applied_version"))
+                .append(r.get("reseed") == null ? "" : ", versioned table rebuilt (" + r.get("reseed") + ")")
+                .append(", compaction ").append(Boolean.TRUE.equals(compaction) ? "ran" : "not needed")
+                .append(", parts ").append(r.get("parts")).append(", ").append(r.get("publish")).append('\n');
+        } else if (Boolean.TRUE.equals(r.get("passed"))) {
             sb.append(" passed: ").append(r.get("rows_in")).append(" row(s) in, ").append(r.get("keys_out"))
                 .append(" key(s) out, ").append(r.get("deletes_applied")).append(" delete(s) applied, published by ")
                 .append(r.get("publish")).append('\n');

@@ -1,11 +1,17 @@
 package io.dpone.serve;
 
+import io.dpone.cdc.clickhouse.CdcMaterializer;
 import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.cdc.runtime.CdcTickRunner;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.connect.ConnectionContext;
+import io.dpone.connect.ConnectionType;
 import io.dpone.connect.Redactor;
 import io.dpone.camel.DponeCamel;
+import java.util.List;
+import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -26,6 +32,8 @@ public final class CdcStreamJob implements Processor {
     private final ShutdownSignal signal;
     private final CdcStreamStats stats;
     private final ConnectionContext context;
+    /** False until a materialization passed (and again after one failed): the next tick materializes even if idle. */
+    private volatile boolean materializedOnce;
 
     public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
                         ConnectionContext context) {
@@ -35,6 +43,38 @@ public final class CdcStreamJob implements Processor {
         this.locks = locks;
         this.signal = signal;
         this.stats = new CdcStreamStats(stream.name());
+    }
+
+    /**
+     * Materializes the stream's log into {@code materialize.target_dataset} (same sink alias, the stream's unique
+     * keys); a failure is logged with its blocker codes and retried after the next tick.
+     */
+    private void materialize(long tickEnd) {
+        ServeConfig.Materialize m = stream.materialize();
+        long t0 = System.nanoTime();
+        boolean passed = false;
+        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(stream.options().sinkConnectionId(),
+            ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
+            CdcMaterializer.Incremental inc = CdcMaterializer.Incremental.defaults();
+            Map<String, Object> report = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(
+                stream.options().targetDataset(), m.targetDataset(), stream.options().uniqueKeys(), m.deleteMode(),
+                m.mode(), new CdcMaterializer.Incremental(inc.batchRows(), m.tombstoneRetention(), inc.compact(),
+                    inc.compactMaxParts(), inc.compactMaxUnmergedShare(), inc.servingView())), null);
+            passed = Boolean.TRUE.equals(report.get("passed"));
+            if (passed) {
+                LOG.debug("cdc stream {}: materialized {} ({} log row(s))", stream.name(), m.targetDataset(),
+                    report.get("rows_in"));
+            } else {
+                LOG.warn("cdc stream {}: materialization of {} failed {}", stream.name(), m.targetDataset(),
+                    Redactor.global().redact(((List<?>) report.get("blockers")).stream()
+                        .map(b -> ((io.dpone.error.Blocker) b).code()).toList().toString()));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("cdc stream {}: materialization: {}", stream.name(), Redactor.global().describe(e));
+        }
+        long end = System.nanoTime();
+        materializedOnce = passed;
+        stats.materialized(passed, (end - t0) / 1_000_000, (end - tickEnd) / 1_000_000);
     }
 
     public CdcStreamStats stats() {
@@ -58,6 +98,9 @@ public final class CdcStreamJob implements Processor {
             CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, tick -> CdcTickRunner.run(camel, tick));
             stats.record(r);
             int applied = r.counts() == null ? 0 : r.counts().applied();
+            if (stream.materialize() != null && r.passed() && (applied > 0 || !materializedOnce)) {
+                materialize(System.nanoTime());
+            }
             String line = "cdc stream {}: tick {} {}: read {}, applied {}, committed position {}";
             Object[] args = {stream.name(), r.runId(), stats.getLastStatus(), r.counts() == null ? 0 : r.counts().read(),
                 applied, stats.getCommittedPosition()};

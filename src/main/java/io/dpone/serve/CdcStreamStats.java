@@ -28,6 +28,12 @@ public class CdcStreamStats {
     private long lag = -1;
     private long millisBehindSource = -1;
 
+    private long materializations;
+    private long failedMaterializations;
+    private String lastMaterializeStatus = "none";
+    private long lastMaterializeMs;
+    private long visibleBehindSourceMs = -1;
+
     public CdcStreamStats(String name) {
         this.name = name;
     }
@@ -52,6 +58,21 @@ public class CdcStreamStats {
         if (r.metrics() != null) {
             millisBehindSource = r.metrics().millisBehindSource();
         }
+    }
+
+    /**
+     * A materialization after a tick: its status and duration, and how far the serving view is behind the source
+     * once it finished: the tick's time behind the source plus the time from the tick's end to the view's update
+     * (-1 when the tick did not know its time behind the source).
+     */
+    public synchronized void materialized(boolean passed, long millis, long sinceTickMs) {
+        materializations++;
+        if (!passed) {
+            failedMaterializations++;
+        }
+        lastMaterializeStatus = passed ? "passed" : "failed";
+        lastMaterializeMs = millis;
+        visibleBehindSourceMs = passed && millisBehindSource >= 0 ? millisBehindSource + sinceTickMs : -1;
     }
 
     public synchronized void skipped() {
@@ -130,6 +151,32 @@ public class CdcStreamStats {
     @ManagedAttribute(description = "High watermark minus committed position when both are numeric, else -1")
     public synchronized long getLag() {
         return lag;
+    }
+
+    @ManagedAttribute(description = "Materializations of the serving target run after ticks")
+    public synchronized long getMaterializations() {
+        return materializations;
+    }
+
+    @ManagedAttribute(description = "Materializations that did not pass")
+    public synchronized long getFailedMaterializations() {
+        return failedMaterializations;
+    }
+
+    @ManagedAttribute(description = "passed, failed or none")
+    public synchronized String getLastMaterializeStatus() {
+        return lastMaterializeStatus;
+    }
+
+    @ManagedAttribute(description = "Duration of the last materialization in milliseconds")
+    public synchronized long getLastMaterializeMs() {
+        return lastMaterializeMs;
+    }
+
+    @ManagedAttribute(description = "Milliseconds the serving target was behind the source when the last "
+        + "materialization finished; -1 when unknown")
+    public synchronized long getVisibleBehindSourceMs() {
+        return visibleBehindSourceMs;
     }
 
     @ManagedAttribute(description = "Milliseconds behind the source after the last tick: 0 when caught up, else the "

@@ -85,10 +85,23 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     }
 
     /** A CDC stream ticked periodically through the {@code cdc_runtime_tick} route. */
-    public record CdcStream(String name, Schedule schedule, CdcRunOptions options) {
+    public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {
+        public CdcStream(String name, Schedule schedule, CdcRunOptions options) {
+            this(name, schedule, options, null);
+        }
+
         public String targetKey() {
             return "cdc:" + options.targetDataset();
         }
+    }
+
+    /**
+     * {@code cdc_streams[].materialize}: after a tick that applied changes (and after the first tick of the pod, or
+     * one after a failed materialization), the stream's log is materialized into {@code targetDataset}.
+     */
+    public record Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
+                              io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode,
+                              Duration tombstoneRetention) {
     }
 
     /** A certification run on demand (JMX operation, or {@code direct:dpone_certify_<name>}). */

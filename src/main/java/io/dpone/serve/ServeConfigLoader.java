@@ -131,7 +131,28 @@ public final class ServeConfigLoader {
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
         }
-        return new ServeConfig.CdcStream(name, schedule, options);
+        ServeConfig.Materialize materialize = null;
+        JsonNode m = n.get("materialize");
+        if (m != null && m.isObject()) {
+            if (options.sinkConnectionId() == null) {
+                invalid(p + ".materialize", "needs the stream's sink_connection_id (the ClickHouse log)");
+            }
+            java.time.Duration retention = java.time.Duration.ofDays(7);
+            String r = m.path("tombstone_retention").asText("P7D");
+            try {
+                retention = "none".equals(r) ? null : java.time.Duration.parse(r);
+            } catch (java.time.format.DateTimeParseException e) {
+                invalid(p + ".materialize.tombstone_retention", "an ISO-8601 duration (P7D, PT12H) or none");
+            }
+            materialize = new ServeConfig.Materialize(m.path("target_dataset").asText(null),
+                "rebuild".equals(m.path("mode").asText("incremental"))
+                    ? io.dpone.cdc.clickhouse.CdcMaterializer.Mode.rebuild
+                    : io.dpone.cdc.clickhouse.CdcMaterializer.Mode.incremental,
+                "tombstone".equals(m.path("delete_mode").asText("exclude_deleted"))
+                    ? io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone
+                    : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention);
+        }
+        return new ServeConfig.CdcStream(name, schedule, options, materialize);
     }
 
     private ServeConfig.CertificationSpec certification(JsonNode n, String p, Set<String> names) {

@@ -52,6 +52,16 @@ public final class ServeMetrics {
                 + "the commit time of the committed position; NaN when unknown");
         gauge("dpone.cdc.last.duration", "stream", n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
             "Duration of the last tick");
+        counter("dpone.cdc.materializations", "stream", n, s, CdcStreamStats::getMaterializations,
+            "Materializations of the serving target after ticks (cdc_streams[].materialize)");
+        counter("dpone.cdc.failed.materializations", "stream", n, s, CdcStreamStats::getFailedMaterializations,
+            "Materializations that did not pass");
+        gauge("dpone.cdc.materialize.last.duration", "stream", n, s, st -> st.getLastMaterializeMs() / 1000.0,
+            "seconds", "Duration of the last materialization");
+        gauge("dpone.cdc.visible.behind.source", "stream", n, s, st -> st.getVisibleBehindSourceMs() < 0 ? Double.NaN
+                : st.getVisibleBehindSourceMs() / 1000.0, "seconds",
+            "Time the serving target was behind the source when the last materialization finished: the tick's time "
+                + "behind the source plus the time until the view was updated; NaN when unknown");
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */

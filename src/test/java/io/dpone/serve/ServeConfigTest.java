@@ -169,6 +169,44 @@ class ServeConfigTest {
     }
 
     @Test
+    void aStreamsMaterializeBlockIsReadAndNeedsAClickHouseLog() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        String stream = """
+            cdc_streams:
+              - name: orders
+                schedule: {every: 1s}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: orders
+                source_schema: dbo
+                source_table: orders
+                target_dataset: analytics.orders_cdc
+                unique_keys: [order_id]
+                events_json: events.json
+                checkpoint_json: checkpoint.json
+                output_dir: out
+            %s
+                materialize:
+                  target_dataset: serving.orders
+                  delete_mode: tombstone
+                  tombstone_retention: %s
+            """;
+        ServeConfig ok = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}",
+            stream.formatted("    sink_connection_id: ch", "PT12H")));
+        ServeConfig.Materialize m = ok.cdcStreams().get(0).materialize();
+        assertEquals("serving.orders", m.targetDataset());
+        assertEquals(io.dpone.cdc.clickhouse.CdcMaterializer.Mode.incremental, m.mode());
+        assertEquals(io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone, m.deleteMode());
+        assertEquals(java.time.Duration.ofHours(12), m.tombstoneRetention());
+        Set<String> at = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", stream.formatted("", "soon")))).blockers().stream()
+            .map(b -> b.code() + "@" + b.subject()).collect(Collectors.toSet());
+        assertTrue(at.containsAll(Set.of("serve.config_invalid@cdc_streams[0].materialize",
+            "serve.config_invalid@cdc_streams[0].materialize.tombstone_retention")), at::toString);
+    }
+
+    @Test
     void publishedSchemaInDocsIsTheOneTheLoaderUses() throws Exception {
         assertEquals(Files.readString(Path.of("src/main/resources" + ServeConfigLoader.SCHEMA)),
             Files.readString(Path.of("docs/serve-config.schema.json")));

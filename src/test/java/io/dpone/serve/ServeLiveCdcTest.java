@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code dpone serve} ticks a live SQL Server CDC stream (H2 emulation) into the typed ClickHouse log: changes made
  * while it runs arrive, and the lag behind the source is in JMX ({@code MilliSecondsBehindSource}) and Prometheus
- * ({@code dpone_cdc_behind_source_seconds}): 0 once the stream has caught up.
+ * ({@code dpone_cdc_behind_source_seconds}): 0 once the stream has caught up; its {@code materialize} block keeps the
+ * incremental serving view up to date after the ticks, with its own metrics.
  */
 @io.dpone.testing.EngineTest
 class ServeLiveCdcTest {
@@ -55,7 +56,9 @@ class ServeLiveCdcTest {
                     source_connection_id: %s
                     sink_connection_id: %s
                     max_events: 1000
-                """.formatted(db, TestEngines.SOURCE, TestEngines.CLICKHOUSE)));
+                    materialize:
+                      target_dataset: %s.orders_current
+                """.formatted(db, TestEngines.SOURCE, TestEngines.CLICKHOUSE, db)));
             try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(url), Map.of())) {
                 await(Duration.ofSeconds(30), "the first changes applied", () -> (Long) jmx(STREAM, "EventsApplied") >= 2);
                 fx.txn().update(row(1, "new", "1.00", null, null), row(1, "paid", "1.00", null, null))
@@ -70,6 +73,20 @@ class ServeLiveCdcTest {
                 assertEquals(0.0, behind, 0.0);
                 assertEquals("5", ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "orders_cdc")).get(0)
                     .get(0));
+                // cdc_streams[].materialize: the serving view follows the ticks
+                await(Duration.ofSeconds(30), "the serving view with the changes made while serving", () -> ch.query(
+                    "SELECT count() FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
+                        + " AND name = 'orders_current'").get(0).get(0).equals("1") && ch.query("SELECT order_id, "
+                        + "status FROM " + ClickHouseSql.table(db, "orders_current") + " ORDER BY order_id").toString()
+                        .equals("[[1, paid], [2, new], [3, new]]"));
+                assertTrue((Long) jmx(STREAM, "Materializations") >= 1);
+                assertEquals(0L, (Long) jmx(STREAM, "FailedMaterializations"));
+                assertEquals("passed", jmx(STREAM, "LastMaterializeStatus"));
+                String metrics = get(config.httpPort(), ServeRuntime.METRICS).body();
+                assertTrue(sample(metrics, "dpone_cdc_materializations_total", "stream=\"orders_live\"") >= 1,
+                    metrics);
+                assertTrue(sample(metrics, "dpone_cdc_visible_behind_source_seconds", "stream=\"orders_live\"") >= 0,
+                    metrics);
                 assertEquals("Nullable(Decimal(18, 2))", ch.query("SELECT type FROM system.columns WHERE database = "
                     + ClickHouseSql.literal(db) + " AND table = 'orders_cdc' AND name = 'amount'").get(0).get(0));
             }

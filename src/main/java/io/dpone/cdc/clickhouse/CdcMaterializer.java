@@ -62,17 +62,56 @@ public final class CdcMaterializer {
 
     public enum DeleteMode { exclude_deleted, tombstone }
 
+    /** {@code rebuild}: the whole log into a table, published by EXCHANGE; {@code incremental}: see {@link IncrementalServing}. */
+    public enum Mode { rebuild, incremental }
+
+    /** When the incremental mode merges its versioned table with {@code OPTIMIZE ... FINAL}. */
+    public enum Compact { auto, always, never }
+
+    /**
+     * The incremental mode's settings.
+     *
+     * @param batchRows               log rows per applied batch (a batch ends at a version boundary)
+     * @param tombstoneRetention      keys whose latest change is a delete older than this are purged when the
+     *                                table is compacted; null: never purged
+     * @param compact                 {@code auto}: when a threshold below is passed
+     * @param compactMaxParts         compaction when the versioned table has more active parts
+     * @param compactMaxUnmergedShare compaction when more of its rows lie outside its largest part
+     * @param servingView             {@code auto}, {@code final} or {@code argmax}
+     */
+    public record Incremental(long batchRows, java.time.Duration tombstoneRetention, Compact compact,
+                              int compactMaxParts, double compactMaxUnmergedShare, String servingView) {
+        public static Incremental defaults() {
+            return new Incremental(1_000_000, java.time.Duration.ofDays(7), Compact.auto, 32, 0.25, "auto");
+        }
+    }
+
     /** What to materialize. Datasets are {@code db.table}. */
-    public record Options(String cdcDataset, String targetDataset, List<String> uniqueKeys, DeleteMode deleteMode) {
+    public record Options(String cdcDataset, String targetDataset, List<String> uniqueKeys, DeleteMode deleteMode,
+                          Mode mode, Incremental incremental) {
         public Options {
             uniqueKeys = List.copyOf(uniqueKeys);
+            mode = mode == null ? Mode.rebuild : mode;
+            incremental = incremental == null ? Incremental.defaults() : incremental;
+        }
+
+        /** The spec's rebuild. */
+        public Options(String cdcDataset, String targetDataset, List<String> uniqueKeys, DeleteMode deleteMode) {
+            this(cdcDataset, targetDataset, uniqueKeys, deleteMode, Mode.rebuild, null);
         }
     }
 
     private final ClickHouseEndpoint ch;
+    private final Runnable afterInsert;
 
     public CdcMaterializer(ClickHouseEndpoint ch) {
+        this(ch, null);
+    }
+
+    /** Tests: {@code afterInsert} runs after each incremental batch's insert, before its version is committed. */
+    CdcMaterializer(ClickHouseEndpoint ch, Runnable afterInsert) {
         this.ch = ch;
+        this.afterInsert = afterInsert;
     }
 
     /**
@@ -124,6 +163,20 @@ public final class CdcMaterializer {
         if (log[0].equals(target[0]) && log[1].equals(target[1])) {
             invalid.add(new Blocker(INVALID_ARGUMENT, "--target-dataset", "the target must not be the CDC log",
                 Map.of()));
+        }
+        if (o.mode() == Mode.incremental) {
+            Incremental inc = o.incremental();
+            if (inc.batchRows() < 1) {
+                invalid.add(new Blocker(INVALID_ARGUMENT, "--batch-rows", "at least 1", Map.of()));
+            }
+            if (inc.tombstoneRetention() != null && inc.tombstoneRetention().isNegative()) {
+                invalid.add(new Blocker(INVALID_ARGUMENT, "--tombstone-retention", "must not be negative", Map.of()));
+            }
+            if (inc.compactMaxParts() < 1 || !(inc.compactMaxUnmergedShare() >= 0)
+                || inc.compactMaxUnmergedShare() > 1) {
+                invalid.add(new Blocker(INVALID_ARGUMENT, "--compact-max-parts",
+                    "compaction thresholds: parts at least 1, unmerged share between 0 and 1", Map.of()));
+            }
         }
         if (!invalid.isEmpty()) {
             throw new DponeException(invalid);
@@ -180,7 +233,20 @@ public final class CdcMaterializer {
             throw fail(TARGET_NOT_OWNED, "--target-dataset", o.targetDataset()
                 + " exists and was not published by the CDC materializer; it was not replaced");
         }
+        if (o.mode() == Mode.incremental) {
+            new IncrementalServing(ch, o, log, target, payload, typed, logTypes, CARRIED, afterInsert).run(report);
+            List<String> jsonText = payload.stream().filter(c -> !typed.containsKey(c)).toList();
+            report.put("typed", jsonText.isEmpty());
+            report.put("notes", jsonText.isEmpty() ? List.of() : List.of(jsonTextNote(jsonText)));
+            return;
+        }
         publish(o, log, target, payload, typed, logTypes, report);
+    }
+
+    private static String jsonTextNote(List<String> jsonText) {
+        return "payload column(s) " + String.join(", ", jsonText) + " are JSON text (Nullable(String)): the log "
+            + "holds no source types for them (an events file without a columns block, or a log created before "
+            + "typed logs); see docs/cdc-clickhouse.md";
     }
 
     /** JSON-text keys: the hash of the key columns is recomputed in SQL from their canonical JSON text. */
@@ -277,6 +343,8 @@ public final class CdcMaterializer {
         if (targetExists) {
             admin.exchange(target[0], stage, target[0], target[1]);
             admin.drop(target[0], stage);
+            // the target was the incremental mode's view: its versioned table is no longer read
+            IncrementalServing.dropVersions(ch, target);
             publish = "exchange";
         } else {
             admin.rename(target[0], stage, target[0], target[1]);
@@ -294,9 +362,7 @@ public final class CdcMaterializer {
         report.put("column_types", servingTypes);
         List<String> jsonText = payload.stream().filter(c -> !typed.containsKey(c)).toList();
         report.put("typed", jsonText.isEmpty());
-        report.put("notes", jsonText.isEmpty() ? List.of() : List.of("payload column(s) " + String.join(", ", jsonText)
-            + " are JSON text (Nullable(String)): the log holds no source types for them (an events file without "
-            + "a columns block, or a log created before typed logs); see docs/cdc-clickhouse.md"));
+        report.put("notes", jsonText.isEmpty() ? List.of() : List.of(jsonTextNote(jsonText)));
         report.put("publish", publish);
     }
 
@@ -320,7 +386,8 @@ public final class CdcMaterializer {
         md.append("- target dataset: `").append(r.get("target_dataset")).append("`\n");
         md.append("- unique keys: ").append(r.get("unique_keys")).append('\n');
         md.append("- delete mode: ").append(r.get("delete_mode")).append('\n');
-        for (String k : List.of("rows_in", "keys_in", "keys_out", "deletes_applied", "version_range", "publish")) {
+        for (String k : List.of("mode", "rows_in", "keys_in", "keys_out", "deletes_applied", "version_range",
+            "batches", "applied_version", "reseed", "serving_view", "parts", "compaction", "publish")) {
             if (r.containsKey(k)) {
                 md.append("- ").append(k.replace('_', ' ')).append(": ").append(r.get(k)).append('\n');
             }

@@ -39,6 +39,15 @@ final class SnapshotMerge {
      */
     static String rows(ClickHouseEndpoint ch, String logSelect, List<String> payload, Map<String, String> logTypes,
                        Map<String, String> carriedMeta, CdcSnapshots.Snapshot s, List<String> keys) {
+        return logSelect + " UNION ALL " + snapshotRows(ch, payload, logTypes, carriedMeta, s, keys);
+    }
+
+    /**
+     * {@code SELECT <snapshot rows>}: the snapshot table's rows as changes of operation {@code snapshot} at the
+     * hand-over version, with the log's column types (the incremental materializer inserts them once).
+     */
+    static String snapshotRows(ClickHouseEndpoint ch, List<String> payload, Map<String, String> logTypes,
+                               Map<String, String> carriedMeta, CdcSnapshots.Snapshot s, List<String> keys) {
         String[] snap = s.snapshotDataset().split("\\.", -1);
         if (snap.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(snap[0]).matches()
             || !ClickHouseSql.IDENTIFIER.matcher(snap[1]).matches()) {
@@ -70,8 +79,7 @@ final class SnapshotMerge {
         for (String m : carriedMeta.keySet()) {
             select.add(meta.get(m) + " AS " + ClickHouseSql.id(m));
         }
-        return logSelect + " UNION ALL SELECT " + String.join(", ", select) + " FROM "
-            + ClickHouseSql.table(snap[0], snap[1]);
+        return "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(snap[0], snap[1]);
     }
 
     private static Map<String, String> types(ClickHouseEndpoint ch, String db, String table) {
