@@ -5,11 +5,8 @@ import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;
 import io.dpone.cdc.runtime.CdcRuntimeRunReport;
 import io.dpone.error.DponeException;
-import io.dpone.manifest.ValuePolicies;
-import io.dpone.manifest.ValuePolicy;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -39,22 +36,8 @@ public final class CdcCommands implements Runnable {
 
         @Option(names = "--mode", defaultValue = "local", description = "local or live (default: ${DEFAULT-VALUE})")
         CdcMode mode;
-        @Option(names = "--source", required = true, description = "source system, e.g. mssql")
-        String source;
-        @Option(names = "--sink", required = true, description = "sink system, e.g. clickhouse")
-        String sink;
-        @Option(names = "--backend", required = true, description = "CDC backend, e.g. mssql_cdc")
-        String backend;
-        @Option(names = "--pipeline-name", required = true, description = "pipeline name, e.g. orders-cdc")
-        String pipelineName;
-        @Option(names = "--source-schema", required = true, description = "source schema, e.g. dbo")
-        String sourceSchema;
-        @Option(names = "--source-table", required = true, description = "source table, e.g. orders")
-        String sourceTable;
-        @Option(names = "--target-dataset", required = true, description = "db.table")
-        String targetDataset;
-        @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
-        List<String> uniqueKeys;
+        @CommandLine.Mixin
+        CdcStreamOptions stream;
         @Option(names = "--events-json", description = "local mode: the bounded CDC batch to apply")
         Path eventsJson;
         @Option(names = "--checkpoint-json", description = "local mode: the durable offset checkpoint")
@@ -67,20 +50,6 @@ public final class CdcCommands implements Runnable {
         String sourceConnectionId;
         @Option(names = "--sink-connection-id", description = "live mode: sink connection alias")
         String sinkConnectionId;
-        @Option(names = "--credentials-source", description = "live mode: env or file")
-        String credentialsSource;
-        @Option(names = "--capture-instance",
-            description = "live mssql_cdc: the CDC capture instance (default: <source-schema>_<source-table>)")
-        String captureInstance;
-        @Option(names = "--max-events", description = "changes per tick, 1..1000000 (default: 100000)")
-        Integer maxEvents;
-        @Option(names = "--value-policy", paramLabel = "COLUMN=POLICY", description = "live mode: what the reader "
-            + "does with a value ClickHouse cannot hold in COLUMN: refuse, clamp, null or as_text (sql_variant); "
-            + "repeatable")
-        Map<String, String> valuePolicy;
-        @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "live mode: the policy of "
-            + "every range-limited column without its own --value-policy: refuse (default), clamp or null")
-        String valuePolicyDefault;
         @Option(names = "--require-approved-bundle", paramLabel = "DIR", description = "live mode: refuse to read "
             + "unless the promotion bundle approved in DIR still matches the stream and its source")
         Path approvedBundle;
@@ -97,11 +66,8 @@ public final class CdcCommands implements Runnable {
                 }
             }
             io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
-            CdcRunOptions options = CdcRunOptions.builder(mode).systems(source, sink).backend(backend)
-                .pipelineName(pipelineName).sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset)
-                .uniqueKeys(uniqueKeys).eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
-                .connections(sourceConnectionId, sinkConnectionId).credentialsSource(credentialsSource)
-                .captureInstance(captureInstance).maxEvents(maxEvents).valuePolicies(policies()).build();
+            CdcRunOptions options = stream.builder(mode).eventsJson(eventsJson).checkpointJson(checkpointJson)
+                .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).build();
             CdcRuntimeRunReport report;
             try {
                 if (approvedBundle != null) {
@@ -121,21 +87,6 @@ public final class CdcCommands implements Runnable {
                     format);
             }
             return Output.emit(report.passed(), report, text(report), format);
-        }
-
-        /** {@code --value-policy} and {@code --value-policy-default}; an unknown policy is a usage error. */
-        private ValuePolicies policies() {
-            Map<String, ValuePolicy> columns = new LinkedHashMap<>();
-            if (valuePolicy != null) {
-                valuePolicy.forEach((column, text) -> columns.put(column, policy("--value-policy " + column, text)));
-            }
-            return new ValuePolicies(valuePolicyDefault == null ? null
-                : policy("--value-policy-default", valuePolicyDefault), columns);
-        }
-
-        private ValuePolicy policy(String option, String text) {
-            return ValuePolicy.parse(text).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
-                option + ": unknown policy '" + text + "' (refuse, clamp, null or as_text)"));
         }
 
         private static String text(CdcRuntimeRunReport r) {

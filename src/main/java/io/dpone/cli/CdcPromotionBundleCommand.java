@@ -7,13 +7,10 @@ import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.error.DponeException;
-import io.dpone.manifest.ValuePolicies;
-import io.dpone.manifest.ValuePolicy;
 import io.dpone.serve.ConnectionReach;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -32,38 +29,12 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--source", required = true, description = "source system, e.g. mssql")
-    String source;
-    @Option(names = "--sink", required = true, description = "sink system, e.g. clickhouse")
-    String sink;
-    @Option(names = "--backend", required = true, description = "mssql_cdc or mssql_change_tracking")
-    String backend;
-    @Option(names = "--pipeline-name", required = true, description = "pipeline name, e.g. orders-cdc")
-    String pipelineName;
-    @Option(names = "--source-schema", required = true, description = "source schema, e.g. dbo")
-    String sourceSchema;
-    @Option(names = "--source-table", required = true, description = "source table, e.g. orders")
-    String sourceTable;
-    @Option(names = "--target-dataset", required = true, description = "db.table")
-    String targetDataset;
-    @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
-    List<String> uniqueKeys;
+    @CommandLine.Mixin
+    CdcStreamOptions stream;
     @Option(names = "--source-connection-id", required = true, description = "source connection alias")
     String sourceConnectionId;
     @Option(names = "--sink-connection-id", required = true, description = "sink connection alias")
     String sinkConnectionId;
-    @Option(names = "--credentials-source", description = "env or file")
-    String credentialsSource;
-    @Option(names = "--capture-instance",
-        description = "mssql_cdc: the CDC capture instance (default: <source-schema>_<source-table>)")
-    String captureInstance;
-    @Option(names = "--max-events", description = "changes per tick, 1..1000000 (default: 100000)")
-    Integer maxEvents;
-    @Option(names = "--value-policy", paramLabel = "COLUMN=POLICY", description = "refuse, clamp, null or as_text "
-        + "(sql_variant) for COLUMN; repeatable")
-    Map<String, String> valuePolicy;
-    @Option(names = "--value-policy-default", paramLabel = "POLICY", description = "refuse (default), clamp or null")
-    String valuePolicyDefault;
     @Option(names = "--output-dir", required = true, description = "where the bundle (and the approval) is written")
     Path outputDir;
     @Option(names = "--approve", description = "approve the reviewed bundle in --output-dir (needs --approver)")
@@ -81,11 +52,8 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
                 : "--approver is for --approve");
         }
         io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
-        CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems(source, sink).backend(backend)
-            .pipelineName(pipelineName).sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset)
-            .uniqueKeys(uniqueKeys).connections(sourceConnectionId, sinkConnectionId)
-            .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(policies()).build();
+        CdcRunOptions options = stream.builder(CdcMode.live).connections(sourceConnectionId, sinkConnectionId)
+            .build();
         ConnectionContext context;
         try {
             context = ConnectionContext.fromEnvironment();
@@ -104,7 +72,7 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
         } catch (DponeException e) {
             return blocked(e);
         }
-        return Output.emit(true, approval, "cdc-promotion-bundle approved: stream " + pipelineName + ", digest "
+        return Output.emit(true, approval, "cdc-promotion-bundle approved: stream " + stream.pipelineName + ", digest "
             + approval.get("digest") + ", by " + approver + " at " + approval.get("approved_at") + "\n", format);
     }
 
@@ -126,19 +94,5 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
             out.append(Output.blockersText(b.blockers()));
         }
         return out.toString();
-    }
-
-    private ValuePolicies policies() {
-        Map<String, ValuePolicy> columns = new LinkedHashMap<>();
-        if (valuePolicy != null) {
-            valuePolicy.forEach((column, text) -> columns.put(column, policy("--value-policy " + column, text)));
-        }
-        return new ValuePolicies(valuePolicyDefault == null ? null
-            : policy("--value-policy-default", valuePolicyDefault), columns);
-    }
-
-    private ValuePolicy policy(String option, String text) {
-        return ValuePolicy.parse(text).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
-            option + ": unknown policy '" + text + "' (refuse, clamp, null or as_text)"));
     }
 }
