@@ -96,7 +96,7 @@ class DiscoverCommandTest {
             connections:
               src: {type: mssql, url: "%s", user: sa, password_file: "%s"}
               dst: {type: clickhouse, embedded: true, options: {path: "%s"}}
-            """.formatted(url, secretFile, dir.resolve("ch"))).toString());
+            """.formatted(url, secretFile, io.dpone.testing.TestEngines.clickHousePath())).toString()); // one engine per process
     }
 
     @AfterEach

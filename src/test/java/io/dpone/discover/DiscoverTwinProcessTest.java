@@ -74,7 +74,8 @@ class DiscoverTwinProcessTest {
             connections:
               src: {type: mssql, url: "%s", user: %s, password_file: "%s"}
               dst: {type: clickhouse, embedded: true, options: {path: "%s"}}
-            """.formatted(twin.tlsUrl(), MssqlTwinProcess.USER, twin.passwordFile(), dir.resolve("ch"))).toString());
+            """.formatted(twin.tlsUrl(), MssqlTwinProcess.USER, twin.passwordFile(),
+                io.dpone.testing.TestEngines.clickHousePath())).toString()); // one embedded engine per process
         try {
             Path out = dir.resolve("out");
             CliRun run = CliRun.of("discover", "--connection", "src", "--sink", "dst", "--output", out.toString());
