@@ -26,7 +26,6 @@ import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * {@link ObjectStore} over the AWS SDK v2 synchronous {@link S3Client}: path-style addressing (so
@@ -210,15 +209,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
 
     @Override
     public List<String> list(String prefix) {
-        String p = prefix == null ? "" : prefix;
-        List<String> keys = new ArrayList<>();
-        try {
-            s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(p).maxKeys(tuning.pageSize()))
-                    .forEach(page -> page.contents().stream().map(S3Object::key).forEach(keys::add));
-        } catch (RuntimeException e) {
-            throw failures.fail("ListObjectsV2", p + "*", e);
-        }
-        return keys;
+        return new ArrayList<>(listModified(prefix).keySet()); // one listing, in the store's order
     }
 
     @Override
