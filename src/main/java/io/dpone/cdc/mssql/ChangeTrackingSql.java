@@ -6,20 +6,10 @@ package io.dpone.cdc.mssql;
  * ({@code CHANGETABLE(CHANGES [schema].[table], ?)}); the H2 test emulation maps it to a table function, because H2
  * cannot parse {@code CHANGES} inside a function call. Everything else the reader runs is the same text on both.
  * Another dialect is found with {@link java.util.ServiceLoader} (the test classpath registers the emulation's), so
- * production holds no test hook: {@link #forConnection} picks the first registered dialect that reads the
+ * production holds no test hook: {@link LiveReaders} picks the first registered dialect that reads the
  * connection's server, else SQL Server's.
  */
 public interface ChangeTrackingSql {
-    /** The dialect for {@code connection}: a registered one that {@link #reads} it, else SQL Server's. */
-    static ChangeTrackingSql forConnection(java.sql.Connection connection) {
-        for (ChangeTrackingSql d : java.util.ServiceLoader.load(ChangeTrackingSql.class)) {
-            if (d.reads(connection)) {
-                return d;
-            }
-        }
-        return new SqlServerChangeTrackingSql();
-    }
-
     /** Whether this dialect reads Change Tracking on the server {@code connection} is connected to. */
     default boolean reads(java.sql.Connection connection) {
         return true;
@@ -33,4 +23,5 @@ public interface ChangeTrackingSql {
      * @param table  validated table name
      */
     String changesSince(String schema, String table);
+
 }

@@ -7,7 +7,21 @@ import java.sql.Connection;
 
 /** The live reader of a backend: {@code mssql_cdc} or {@code mssql_change_tracking}. */
 public final class LiveReaders {
+    /** The registered Change Tracking dialects ({@link ChangeTrackingSql}), loaded once per process. */
+    private static final java.util.List<ChangeTrackingSql> DIALECTS = java.util.ServiceLoader
+        .load(ChangeTrackingSql.class).stream().map(java.util.ServiceLoader.Provider::get).toList();
+
     private LiveReaders() {
+    }
+
+    /** The Change Tracking dialect for {@code connection}: a registered one that reads it, else SQL Server's. */
+    static ChangeTrackingSql changeTrackingSql(Connection connection) {
+        for (ChangeTrackingSql d : DIALECTS) {
+            if (d.reads(connection)) {
+                return d;
+            }
+        }
+        return new SqlServerChangeTrackingSql();
     }
 
     /**
@@ -21,7 +35,7 @@ public final class LiveReaders {
                 ? captureInstance
                 : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()), policies);
             case SqlServerChangeTrackingReader.BACKEND ->
-                new SqlServerChangeTrackingReader(source, stream, ChangeTrackingSql.forConnection(source), policies);
+                new SqlServerChangeTrackingReader(source, stream, changeTrackingSql(source), policies);
             default -> throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "--backend",
                 "no live reader exists for this backend");
         };

@@ -8,7 +8,7 @@ import java.sql.SQLException;
  * {@code ct_changes(CAST(? AS BIGINT), '<schema>.<table>')} in place of {@code CHANGETABLE(CHANGES ...)}, which H2
  * cannot parse. Registered for {@link java.util.ServiceLoader} in the test classpath's
  * {@code META-INF/services/io.dpone.cdc.mssql.ChangeTrackingSql}: a live reader on an H2 connection finds it through
- * {@link ChangeTrackingSql#forConnection}, so no test sets a hook in production code.
+ * {@code LiveReaders}, so no test sets a hook in production code.
  */
 public final class H2ChangeTrackingSql implements ChangeTrackingSql {
     @Override
