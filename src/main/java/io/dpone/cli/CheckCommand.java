@@ -67,12 +67,17 @@ public final class CheckCommand implements Callable<Integer> {
         return java.util.Collections.unmodifiableMap(types);
     }
 
+    /** The connection context and the manifest's references that {@link #checkRefs} read, for {@code --connect}. */
+    private ConnectionContext context;
+    private Map<String, String> refs = Map.of();
+
     private void checkRefs(List<Blocker> blockers) {
         Map<String, ConnectionType> types = REF_TYPES;
         try {
             ConnectionContext ctx = ConnectionContext.fromEnvironment();
-            ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet())).forEach((path, alias) ->
-                ctx.check(alias, types.get(path), path).ifPresent(blockers::add));
+            context = ctx;
+            refs = ManifestLoader.connectionRefs(manifest, List.copyOf(types.keySet()));
+            refs.forEach((path, alias) -> ctx.check(alias, types.get(path), path).ifPresent(blockers::add));
             Map<String, String> sink = ManifestLoader.connectionRefs(manifest, List.of("sink.connection_ref",
                 io.dpone.route.BulkMode.PATH));
             io.dpone.route.BulkMode.check(sink.get(io.dpone.route.BulkMode.PATH), sink.get("sink.connection_ref") == null
@@ -106,8 +111,7 @@ public final class CheckCommand implements Callable<Integer> {
         SourceColumnsCheck.Result source = null;
         ConnectionsCheck.Result reached = null;
         if (connect && m != null && blockers.isEmpty()) {
-            reached = ConnectionsCheck.run(ConnectionContext.fromEnvironment(),
-                ManifestLoader.connectionRefs(manifest, List.copyOf(REF_TYPES.keySet())), REF_TYPES);
+            reached = ConnectionsCheck.run(context, refs, REF_TYPES);
             blockers.addAll(reached.blockers());
             if (reached.reached("source.connection_ref")) {
                 source = SourceColumnsCheck.run(m);
