@@ -64,6 +64,12 @@ public final class CleanupCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
 
+    /** What this invocation found, sorted as it is considered ({@link #consider}). */
+    private final List<Map<String, Object>> candidates = new ArrayList<>();
+    private final List<Map<String, Object>> kept = new ArrayList<>();
+    private final Map<String, Map<String, Object>> records = new LinkedHashMap<>();
+    private Instant cutoff;
+
     @Override
     public Integer call() {
         Duration window = ShortDuration.parse(olderThan).orElse(null);
@@ -72,63 +78,51 @@ public final class CleanupCommand implements Callable<Integer> {
                 "--older-than must be a duration such as 0s, 30m, 24h or 168h");
         }
         Path home = EmbeddedDefaults.home();
-        Instant cutoff = Instant.now().minus(window);
-        Map<String, Map<String, Object>> records = new LinkedHashMap<>();
+        cutoff = Instant.now().minus(window);
         for (Map<String, Object> r : io.dpone.route.RunRecords.all(home)) {
             if (r.get("run_id") instanceof String id) {
                 records.putIfAbsent(RunPlan.keyOf(id), r);
             }
         }
-        List<Map<String, Object>> candidates = new ArrayList<>();
-        List<Map<String, Object>> kept = new ArrayList<>();
-        ObjectPrefixScan objects = null;
+        ConnectionContext context;
+        ObjectPrefixScan objects;
         try {
+            context = ConnectionContext.fromEnvironment();
             // every manifest loaded and every store listed before anything is dropped
-            objects = manifests == null ? null : new ObjectPrefixScan(ConnectionContext.fromEnvironment(), manifests);
+            objects = manifests == null ? null : new ObjectPrefixScan(context, manifests);
         } catch (DponeException e) {
-            return Output.emit(false, Map.of("schema", SCHEMA, "passed", false, "blockers", e.blockers()),
-                "ops cleanup: nothing listed or dropped:\n" + Output.blockersText(e.blockers()), format);
+            return blocked(e);
         }
-        try (ObjectPrefixScan scan = objects; ClickHouseEndpoint ch = ClickHouseEndpoints.open(ConnectionContext.fromEnvironment()
+        try (ObjectPrefixScan scan = objects; ClickHouseEndpoint ch = ClickHouseEndpoints.open(context
                 .resolve(sinkConnectionId, ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
             TableAdmin admin = new TableAdmin(ch);
             for (TableAdmin.TableActivity t : admin.tablesWithPrefixEverywhere(StagingNames.PREFIX)) {
-                if (databases != null && !databases.contains(t.database())) {
-                    continue;
-                }
-                String key = t.name().substring(t.name().lastIndexOf("__") + 2);
-                Map<String, Object> item = item("staging_table", t.database() + "." + t.name(), key, records,
-                    t.lastActivity());
-                if (decide(item, records.get(key), t.lastActivity(), cutoff)) {
-                    if (apply) {
-                        admin.drop(t.database(), t.name());
-                        item.put("action", "dropped");
-                    }
-                    candidates.add(item);
-                } else {
-                    kept.add(item);
+                if (databases == null || databases.contains(t.database())) {
+                    consider("staging_table", t.database() + "." + t.name(),
+                        t.name().substring(t.name().lastIndexOf("__") + 2), t.lastActivity(), item -> {
+                            admin.drop(t.database(), t.name());
+                            item.put("action", "dropped");
+                        });
                 }
             }
             if (scan != null) {
-                prefixes(scan, records, cutoff, candidates, kept);
+                for (ObjectPrefixScan.Leftover l : scan.leftovers()) {
+                    consider("object_prefix", l.name(), RunPlan.keyOf(l.prefix().runId()), l.lastActivity(),
+                        item -> {
+                            item.put("objects_deleted", scan.delete(l));
+                            item.put("action", "deleted");
+                        });
+                }
             }
         } catch (DponeException e) {
-            return Output.emit(false, Map.of("schema", SCHEMA, "passed", false, "blockers", e.blockers()),
-                "ops cleanup: nothing listed or dropped:\n" + Output.blockersText(e.blockers()), format);
+            return blocked(e);
         }
         for (Path dir : spoolDirectories(home)) {
             String key = dir.getFileName().toString();
-            Instant last = lastModified(dir);
-            Map<String, Object> item = item("spooled_chunks", "$DPONE_HOME/spool/" + key, key, records, last);
-            if (decide(item, records.get(key), last, cutoff)) {
-                if (apply) {
-                    deleteTree(dir);
-                    item.put("action", "deleted");
-                }
-                candidates.add(item);
-            } else {
-                kept.add(item);
-            }
+            consider("spooled_chunks", "$DPONE_HOME/spool/" + key, key, lastModified(dir), item -> {
+                deleteTree(dir);
+                item.put("action", "deleted");
+            });
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", SCHEMA);
@@ -145,21 +139,25 @@ public final class CleanupCommand implements Callable<Integer> {
         return Output.emit(true, doc, text(doc), format);
     }
 
-    /** The object-storage run prefixes of {@code scan}, decided like the staging tables. */
-    private void prefixes(ObjectPrefixScan scan, Map<String, Map<String, Object>> records, Instant cutoff,
-                          List<Map<String, Object>> candidates, List<Map<String, Object>> kept) {
-        for (ObjectPrefixScan.Leftover l : scan.leftovers()) {
-            String key = RunPlan.keyOf(l.prefix().runId());
-            Map<String, Object> item = item("object_prefix", l.name(), key, records, l.lastActivity());
-            if (decide(item, records.get(key), l.lastActivity(), cutoff)) {
-                if (apply) {
-                    item.put("objects_deleted", scan.delete(l));
-                    item.put("action", "deleted");
-                }
-                candidates.add(item);
-            } else {
-                kept.add(item);
+    private int blocked(DponeException e) {
+        return Output.emit(false, Map.of("schema", SCHEMA, "passed", false, "blockers", e.blockers()),
+            "ops cleanup: nothing listed or dropped:\n" + Output.blockersText(e.blockers()), format);
+    }
+
+    /**
+     * One leftover of run key {@code key}, last touched at {@code last}: a candidate (removed by {@code remove}, which
+     * puts what it did, only with {@code --apply}) or kept, either way with its reason.
+     */
+    private void consider(String kind, String name, String key, Instant last,
+                          java.util.function.Consumer<Map<String, Object>> remove) {
+        Map<String, Object> item = item(kind, name, key, records, last);
+        if (decide(item, records.get(key), last, cutoff)) {
+            if (apply) {
+                remove.accept(item);
             }
+            candidates.add(item);
+        } else {
+            kept.add(item);
         }
     }
 
