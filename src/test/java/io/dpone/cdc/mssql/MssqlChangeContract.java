@@ -208,18 +208,22 @@ abstract class MssqlChangeContract {
         }
     }
 
+    /** One live tick of {@code o} on a fresh source connection; its report, red or green. */
+    CdcRuntimeRunReport tick(CdcRunOptions o) {
+        try (Connection src = source()) {
+            return CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), src, ch, dir.resolve("spool")));
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** Ticks until one reads nothing new; returns that idle tick's report. */
     CdcRuntimeRunReport tickUntilCaughtUp(CdcRunOptions o) {
         for (int i = 0; i < 50; i++) {
-            try (Connection src = source()) {
-                CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), src, ch,
-                    dir.resolve("spool")));
-                assertTrue(r.passed(), String.valueOf(r.blockers()));
-                if (!r.committed()) {
-                    return r;
-                }
-            } catch (java.sql.SQLException e) {
-                throw new AssertionError(e);
+            CdcRuntimeRunReport r = tick(o);
+            assertTrue(r.passed(), String.valueOf(r.blockers()));
+            if (!r.committed()) {
+                return r;
             }
         }
         throw new AssertionError("ticks did not catch up");
@@ -307,39 +311,22 @@ abstract class MssqlChangeContract {
      */
     void sentinelsTakeTheStreamsDeclaredPolicy(String backend, String table, String db) {
         CdcRunOptions refusing = options(backend, table, db, 25);
-        try (Connection src = source()) {
-            CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(refusing, CdcRuntime.newRunId(), src, ch,
-                dir.resolve("spool")));
-            assertFalse(r.passed() || r.committed(), "a sentinel without a policy stops the tick");
-            assertEquals("source.value_out_of_range", r.blockers().get(0).code());
-            assertTrue(r.blockers().get(0).message().contains("--value-policy"), r.blockers().get(0).message());
-            assertFalse(r.blockers().get(0).message().contains("9999") || r.blockers().get(0).message().contains("0001"),
-                "the blocker never carries the value");
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        CdcRuntimeRunReport refused = tick(refusing);
+        assertFalse(refused.passed() || refused.committed(), "a sentinel without a policy stops the tick");
+        assertEquals("source.value_out_of_range", refused.blockers().get(0).code());
+        String message = refused.blockers().get(0).message();
+        assertTrue(message.contains("--value-policy"), message);
+        assertFalse(message.contains("9999") || message.contains("0001"), "the blocker never carries the value");
         for (var stray : List.of(Map.of("nope", ValuePolicy.CLAMP), Map.of("order_id", ValuePolicy.CLAMP))) {
             CdcRunOptions bad = refusing.toBuilder().valuePolicies(new ValuePolicies(null, stray)).build();
-            try (Connection src = source()) {
-                CdcRuntimeRunReport r = CdcTickRunner.run(LiveCdcRuntime.tick(bad, CdcRuntime.newRunId(), src, ch,
-                    dir.resolve("spool")));
-                assertFalse(r.passed() || r.committed(), stray.toString());
-                assertEquals("cdc_runtime.invalid_argument", r.blockers().get(0).code(), stray.toString());
-                assertEquals("value_policy.columns." + stray.keySet().iterator().next(),
-                    r.blockers().get(0).subject());
-            } catch (java.sql.SQLException e) {
-                throw new AssertionError(e);
-            }
+            CdcRuntimeRunReport r = tick(bad);
+            assertFalse(r.passed() || r.committed(), stray.toString());
+            assertEquals("cdc_runtime.invalid_argument", r.blockers().get(0).code(), stray.toString());
+            assertEquals("value_policy.columns." + stray.keySet().iterator().next(), r.blockers().get(0).subject());
         }
         CdcRunOptions declared = refusing.toBuilder().valuePolicies(new ValuePolicies(ValuePolicy.CLAMP,
             Map.of("born", ValuePolicy.NULL))).build();
-        CdcRuntimeRunReport first;
-        try (Connection src = source()) {
-            first = CdcTickRunner.run(LiveCdcRuntime.tick(declared, CdcRuntime.newRunId(), src, ch,
-                dir.resolve("spool")));
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        CdcRuntimeRunReport first = tick(declared);
         assertTrue(first.passed() && first.committed(), String.valueOf(first.blockers()));
         Map<String, String> counted = new java.util.TreeMap<>();
         first.valuePolicy().forEach(p -> counted.put(p.column(), p.policy() + ":" + p.changed()));
