@@ -1,5 +1,6 @@
 package io.dpone.cdc.clickhouse;
 
+import static io.dpone.cdc.clickhouse.TypedCdcLogTest.column;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -22,7 +23,6 @@ import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
 import io.dpone.error.Blocker;
 import io.dpone.source.SourceColumn;
-import io.dpone.source.types.SqlServerTypeNames;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,11 +56,6 @@ class IncrementalServingTest {
     String db;
     String serving;
     int batchSeq;
-
-    static SourceColumn column(String name, String type, boolean nullable) {
-        var t = SqlServerTypeNames.parse(type).orElseThrow();
-        return new SourceColumn(name, SqlServerTypeNames.name(t), nullable, t);
-    }
 
     @BeforeEach
     void open() {
