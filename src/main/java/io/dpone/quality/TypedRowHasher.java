@@ -63,22 +63,38 @@ public final class TypedRowHasher {
     public long hash(byte[] row, int[] offsets) {
         long acc = 0;
         for (int i = 0; i < valueHashes.length; i++) {
-            int p = offsets[i];
-            int end = offsets[i + 1];
-            long v;
-            if (nullable[i] && row[p++] != 0) {
-                v = NULL_HASH;
-            } else {
-                if (lengthPrefixed[i]) {
-                    while (row[p++] < 0) { // LEB128 length: continuation bit set on every byte but the last
-                    }
-                }
-                v = XXH.hash(row, p, end - p, 0);
-            }
+            long v = valueHash(row, offsets[i], offsets[i + 1], nullable[i], lengthPrefixed[i]);
             valueHashes[i] = v;
             acc = i == 0 ? xxHash64(v) : combine(acc, v);
         }
         return acc;
+    }
+
+    /**
+     * The hash of the values of {@code columns} (indexes into the row, in that order) of one RowBinary row, combined
+     * as a row hash is: what ClickHouse computes as {@code xxHash64(ifNull(xxHash64(c1), NULL_HASH), ...)} over those
+     * columns (a staged row's key, {@code io.dpone.clickhouse.KeyHashes}).
+     */
+    public long hash(byte[] row, int[] offsets, int[] columns) {
+        long acc = 0;
+        for (int j = 0; j < columns.length; j++) {
+            int i = columns[j];
+            long v = valueHash(row, offsets[i], offsets[i + 1], nullable[i], lengthPrefixed[i]);
+            acc = j == 0 ? xxHash64(v) : combine(acc, v);
+        }
+        return acc;
+    }
+
+    private static long valueHash(byte[] row, int from, int end, boolean nullable, boolean lengthPrefixed) {
+        int p = from;
+        if (nullable && row[p++] != 0) {
+            return NULL_HASH;
+        }
+        if (lengthPrefixed) {
+            while (row[p++] < 0) { // LEB128 length: continuation bit set on every byte but the last
+            }
+        }
+        return XXH.hash(row, p, end - p, 0);
     }
 
     /** The value hashes of the row last passed to {@link #hash}, one per column. */

@@ -22,7 +22,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
-import java.util.function.Predicate;
 
 /**
  * Reads the source ({@link RowPrefetcher}: its own thread, or one per primary-key range) and, on a second thread, encodes rows into chunk files
@@ -58,7 +57,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
     private final WorkerThreads workers;
     private WorkerThreads.Worker thread;
     private Object next;
-    private Predicate<Object[]> staged = row -> false;
+    private Staged staged = (row, encoded, offsets) -> false;
     private java.util.function.Function<Path, GrowingFileUpload> streaming;
     private volatile GrowingFileUpload streamed;
 
@@ -79,11 +78,17 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
         this.workers = workers;
     }
 
+    /** Whether a source row is in the staging table already: by its values or by its RowBinary encoding. */
+    @FunctionalInterface
+    public interface Staged {
+        boolean test(Object[] row, byte[] encoded, int[] offsets);
+    }
+
     /**
      * Rows for which {@code staged} holds (already in the staging table, see {@link StagingResume}) still go to the
      * evidence but into no chunk. Set before {@link #start()}.
      */
-    public void skipStaged(Predicate<Object[]> staged) {
+    public void skipStaged(Staged staged) {
         requireNotStarted();
         this.staged = staged;
     }
@@ -157,7 +162,7 @@ public final class ChunkProducer implements Iterator<Chunk>, AutoCloseable {
                         buf.reset();
                         encoder.encode(row, buf, offsets);
                         evidence.row(row, buf.array(), offsets);
-                        if (staged.test(row)) {
+                        if (staged.test(row, buf.array(), offsets)) {
                             // counted at its RowBinary size: the chunk format's size of a row never spooled is unknown
                             bytes += buf.length();
                         } else {

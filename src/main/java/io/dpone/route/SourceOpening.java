@@ -71,7 +71,10 @@ final class SourceOpening {
                 run.addNote(readPlan.note());
             }
             List<RowCursor> cursors = RangeCursors.open(source, openSource::get, run.table(), src.fetchSize(),
-                plan.rowLimit(), readPlan);
+                plan.rowLimit(), readPlan, counts -> run.addNote("key ranges read: rows per range "
+                    + java.util.Arrays.stream(counts).mapToObj(Long::toString)
+                        .collect(java.util.stream.Collectors.joining("/"))
+                    + ", spread " + ReadPlan.spread(io.dpone.source.KeyBoundaries.spread(counts))));
             ChunkProducer producer = factory.make(cursors, run.table());
             try {
                 run.resources().producer(producer);

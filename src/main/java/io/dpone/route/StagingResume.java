@@ -2,42 +2,43 @@ package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.KeyHashes;
 import io.dpone.clickhouse.KeyIslands;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.clickhouse.TableAdmin;
-import io.dpone.quality.SourceStatsCollector;
+import io.dpone.quality.TypedRowHasher;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.SourceTable;
 import io.dpone.source.types.IntegerType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * Chunk-level resume: the staging table an earlier attempt of this run id left behind (killed, or stopped at a chunk
  * boundary by a graceful shutdown) is kept when it is exactly the table this attempt would create, and the attempt
- * then loads only the source rows whose key it does not hold yet.
+ * then loads only the source rows whose key it does not hold yet: the key ranges (or the part of a range) already
+ * staged are read but not loaded again.
  *
- * <p>The rows are recognised by key, not by chunk number: chunks are not reproducible (parallel readers interleave
- * their rows, and nothing orders a range read), while every row an earlier attempt of this run loaded is a complete
- * source row of this run's generation, whichever chunk it came in and whether that chunk's insert finished. So the
- * key must identify a row: a single-column, NOT NULL, integer primary key, the same key the parallel readers split
- * on. The source is still read in full: every row goes to the gates' source-side evidence, so the gates compare the
- * whole table with the whole staging table, kept rows included (a kept row changed or deleted in the source since
- * fails them). Anything else (no such key, another shape, too many key islands) drops the leftover and loads from
- * the first chunk, with a note saying why.
+ * <p>The rows are recognised by key, not by chunk or range number: chunks are not reproducible (parallel readers
+ * interleave their rows, and nothing orders a range read), while every row an earlier attempt of this run loaded is a
+ * complete source row of this run's generation, whichever chunk it came in and whether that chunk's insert finished.
+ * So the key must identify a row: the primary key, every column of it selected and NOT NULL, of any type. A
+ * single-column integer key is held as runs of consecutive values ({@link KeyIslands}, 16 bytes per run); any other
+ * key as the sorted 64-bit typed hashes of the staged keys ({@link KeyHashes}, 8 bytes per staged row). The source is
+ * still read in full: every row goes to the gates' source-side evidence, so the gates compare the whole table with
+ * the whole staging table, kept rows included (a kept row changed or deleted in the source since fails them).
+ * Anything else (no such key, another shape, too many islands or staged rows) drops the leftover and loads from the
+ * first chunk, with a note saying why.
  */
 final class StagingResume {
     /** At most this many runs of consecutive keys are held (16 bytes each): 64 MiB. */
     static final int MAX_ISLANDS = 4_000_000;
+    /** At most this many staged key hashes are held (8 bytes each): 64 MiB. */
+    static final int MAX_HASHED_KEYS = 8_000_000;
 
-    /** What was kept: the staged keys, where the key sits in a source row, and the rows and inserts kept. */
-    record Kept(KeyIslands keys, int keyIndex, long rows, long inserts) {
-        /** Whether a source row is already staged. */
-        Predicate<Object[]> staged() {
-            return row -> keys.contains(((Number) row[keyIndex]).longValue());
-        }
+    /** What was kept: which source rows are staged already, and the rows and inserts kept. */
+    record Kept(ChunkProducer.Staged staged, long rows, long inserts) {
     }
 
     private StagingResume() {
@@ -55,13 +56,26 @@ final class StagingResume {
         if (comment.isEmpty()) {
             return Optional.empty();
         }
-        SourceColumn key = keyColumn(run.table());
+        List<SourceColumn> key = keyColumns(run.table());
         String refused = refusal(run, admin, ch, db, table, comment.get(), key, orderBy);
-        Optional<KeyIslands> keys = Optional.empty();
+        ChunkProducer.Staged staged = null;
         if (refused == null) {
-            keys = KeyIslands.read(ch, db, table, key.name(), MAX_ISLANDS);
-            if (keys.isEmpty()) {
-                refused = "its keys form more than " + MAX_ISLANDS + " runs of consecutive values";
+            List<Integer> at = key.stream().map(c -> run.table().columns().indexOf(c)).toList();
+            if (key.size() == 1 && key.get(0).type() instanceof IntegerType) {
+                int index = at.get(0);
+                Optional<KeyIslands> islands = KeyIslands.read(ch, db, table, key.get(0).name(), MAX_ISLANDS);
+                staged = islands.<ChunkProducer.Staged>map(k -> (row, encoded, offsets) ->
+                    k.contains(((Number) row[index]).longValue())).orElse(null);
+                refused = islands.isEmpty() ? "its keys form more than " + MAX_ISLANDS + " runs of consecutive values"
+                    : null;
+            } else {
+                Optional<KeyHashes> hashes = KeyHashes.read(ch, db, table,
+                    key.stream().map(SourceColumn::name).toList(), MAX_HASHED_KEYS);
+                int[] columns = at.stream().mapToInt(Integer::intValue).toArray();
+                TypedRowHasher hasher = new TypedRowHasher(run.table().columns());
+                staged = hashes.<ChunkProducer.Staged>map(h -> (row, encoded, offsets) ->
+                    h.contains(hasher.hash(encoded, offsets, columns))).orElse(null);
+                refused = hashes.isEmpty() ? "it holds more than " + MAX_HASHED_KEYS + " rows" : null;
             }
         }
         if (refused != null) {
@@ -72,18 +86,17 @@ final class StagingResume {
         }
         List<String> counts = ch.query("SELECT count(), uniqExact(" + ClickHouseSql.id(MetadataColumns.LOAD_ID) + ", "
             + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") FROM " + ClickHouseSql.table(db, table)).get(0);
-        return Optional.of(new Kept(keys.get(), run.table().columns().indexOf(key),
-            Long.parseLong(counts.get(0)), Long.parseLong(counts.get(1))));
+        return Optional.of(new Kept(staged, Long.parseLong(counts.get(0)), Long.parseLong(counts.get(1))));
     }
 
     /** Why the leftover cannot be resumed from, or null when it can. */
     private static String refusal(TransferRun run, TableAdmin admin, ClickHouseEndpoint ch, String db, String table,
-                                  String comment, SourceColumn key, List<String> orderBy) {
+                                  String comment, List<SourceColumn> key, List<String> orderBy) {
         if (!comment.equals(run.plan().generationComment())) {
             return "it belongs to another run";
         }
-        if (key == null) {
-            return "the source has no single-column NOT NULL integer primary key among the selected columns";
+        if (key.isEmpty()) {
+            return "the source has no primary key whose columns are all selected and NOT NULL";
         }
         if (!columns(ch, db, table).equals(expectedColumns(run.table()))) {
             return "its columns differ from the source's now";
@@ -95,16 +108,19 @@ final class StagingResume {
         return null;
     }
 
-    /** The resumable key: the single-column NOT NULL integer primary key, or null. */
-    static SourceColumn keyColumn(SourceTable table) {
-        String name = SourceStatsCollector.uniqueKey(table);
-        if (name == null) {
-            return null;
+    /** The resumable key: the primary key's columns when every one is selected and NOT NULL, else empty. */
+    static List<SourceColumn> keyColumns(SourceTable table) {
+        List<SourceColumn> key = new ArrayList<>();
+        for (String name : table.primaryKey()) {
+            Optional<SourceColumn> c = table.columns().stream()
+                .filter(s -> s.name().equalsIgnoreCase(name) && !s.nullable()).findFirst();
+            if (c.isEmpty()) {
+                return List.of();
+            }
+            key.add(c.get());
         }
-        return table.columns().stream().filter(c -> c.name().equals(name) && c.type() instanceof IntegerType)
-            .findFirst().orElse(null);
+        return key;
     }
-
     private static List<String> columns(ClickHouseEndpoint ch, String db, String table) {
         return ch.query("SELECT name, type FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
             + " AND table = " + ClickHouseSql.literal(table) + " ORDER BY position").stream()

@@ -227,54 +227,87 @@ public final class JdbcSourceReader implements SourceReader {
         return java.util.OptionalLong.empty();
     }
 
+    /** Sample keys per reader asked for: the cut nearest an equal share is then within 1/64 of a share. */
+    static final int SAMPLES_PER_READER = 64;
+
     @Override
-    public Optional<long[]> keyBounds(SourceTable table, String column) {
-        String sql = SqlServerDialect.keyBounds(table.ref().schema(), table.ref().name(), column);
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            if (!rs.next()) {
-                return Optional.empty();
+    public Optional<KeyBoundaries> keyBoundaries(SourceTable table, List<SourceColumn> key, int n) {
+        boolean h2 = h2();
+        String name = SqlServerDialect.quote(table.ref().schema()) + "." + SqlServerDialect.quote(table.ref().name());
+        if (!h2) {
+            if (!KeyStatistics.clustered(connection, name).orElse(true)) {
+                long rows = estimatedRows(table).orElse(0);
+                return Optional.of(new KeyBoundaries(List.of(), new long[] {rows}, rows,
+                    "the primary key, which is not the clustered index: a range would be a scan or a lookup per row"));
             }
-            long min = rs.getLong(1);
-            if (rs.wasNull()) {
-                return Optional.empty(); // no rows
+            Optional<KeyBoundaries> fromStatistics = KeyStatistics.read(connection, name, n);
+            if (fromStatistics.isPresent()) {
+                return fromStatistics;
             }
-            return Optional.of(new long[] {min, rs.getLong(2)});
+        }
+        long estimate = estimatedRows(table).orElse(0);
+        long step = Math.max(1, estimate / ((long) n * SAMPLES_PER_READER));
+        String sql = SqlServerDialect.keySample(table.ref().schema(), table.ref().name(), key, !h2);
+        List<List<Object>> keys = new ArrayList<>();
+        List<Long> before = new ArrayList<>();
+        long rows = 0;
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setLong(1, step);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    List<Object> k = new ArrayList<>(key.size());
+                    for (int i = 1; i <= key.size(); i++) {
+                        k.add(rs.getObject(i));
+                    }
+                    keys.add(k);
+                    before.add(rs.getLong(key.size() + 1) - 1);
+                    rows = rs.getLong(key.size() + 2);
+                }
+            }
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
-                "cannot read the key bounds of " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+                "cannot sample the key of " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+        }
+        if (keys.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(KeyBoundaries.choose(keys, before.stream().mapToLong(Long::longValue).toArray(), rows, n,
+            "a key sample of every " + step + (step == 1 ? "st" : "th") + " row"));
+    }
+
+    private boolean h2() {
+        try {
+            return connection.getMetaData().getDatabaseProductName().startsWith("H2");
+        } catch (SQLException e) {
+            return false;
         }
     }
 
     @Override
     public RowCursor open(SourceTable table, int fetchSize, KeyRange range) {
-        List<String> names = table.columns().stream().map(SourceColumn::name).toList();
-        String sql = SqlServerDialect.selectRange(table.ref().schema(), table.ref().name(), table.columns(), range);
+        List<SourceColumn> key = range.columns().stream().map(k -> table.columns().stream()
+            .filter(c -> c.name().equalsIgnoreCase(k)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("key column " + k + " is not selected"))).toList();
+        List<Object> params = new ArrayList<>();
+        String sql = SqlServerDialect.selectRange(table.ref().schema(), table.ref().name(), table.columns(), key, range,
+            params);
         try {
             PreparedStatement st = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY,
                 ResultSet.CONCUR_READ_ONLY);
-            return openRange(st, range, fetchSize, table, names);
+            try {
+                for (int i = 0; i < params.size(); i++) {
+                    st.setObject(i + 1, params.get(i));
+                }
+                st.setFetchSize(fetchSize);
+                ResultSet rs = st.executeQuery();
+                return new JdbcRowCursor(st, rs, table);
+            } catch (SQLException e) {
+                st.close();
+                throw e;
+            }
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")");
-        }
-    }
-
-    private static RowCursor openRange(PreparedStatement st, KeyRange range, int fetchSize, SourceTable table,
-                                       List<String> names) throws SQLException {
-        try {
-            int p = 1;
-            if (range.fromInclusive() != null) {
-                st.setLong(p++, range.fromInclusive());
-            }
-            if (range.toExclusive() != null) {
-                st.setLong(p, range.toExclusive());
-            }
-            st.setFetchSize(fetchSize);
-            ResultSet rs = st.executeQuery();
-            return new JdbcRowCursor(st, rs, table);
-        } catch (SQLException e) {
-            st.close();
-            throw e;
         }
     }
 

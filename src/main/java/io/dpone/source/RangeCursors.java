@@ -2,11 +2,16 @@ package io.dpone.source;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * Opens the cursors of a {@link ReadPlan}: the first range on the run's own reader, every further range on a
- * reader of its own (a JDBC connection runs one statement at a time), which its cursor closes with it.
+ * reader of its own (a JDBC connection runs one statement at a time), which its cursor closes with it. Each range's
+ * cursor counts its rows; once every range has been read to its end, {@code onRead} gets the counts (the measured
+ * skew of the split, against the plan's estimates).
  */
 public final class RangeCursors {
     private RangeCursors() {
@@ -14,16 +19,23 @@ public final class RangeCursors {
 
     public static List<RowCursor> open(SourceReader primary, Supplier<SourceReader> more, SourceTable table,
                                        int fetchSize, long rowLimit, ReadPlan plan) {
+        return open(primary, more, table, fetchSize, rowLimit, plan, counts -> { });
+    }
+
+    public static List<RowCursor> open(SourceReader primary, Supplier<SourceReader> more, SourceTable table,
+                                       int fetchSize, long rowLimit, ReadPlan plan, Consumer<long[]> onRead) {
         if (!plan.split()) {
             return List.of(primary.open(table, fetchSize, rowLimit));
         }
+        Tally tally = new Tally(plan.ranges().size(), onRead);
         List<RowCursor> cursors = new ArrayList<>();
         try {
-            cursors.add(primary.open(table, fetchSize, plan.ranges().get(0)));
-            for (KeyRange range : plan.ranges().subList(1, plan.ranges().size())) {
+            cursors.add(new Counted(primary.open(table, fetchSize, plan.ranges().get(0)), tally, 0));
+            for (int i = 1; i < plan.ranges().size(); i++) {
                 SourceReader own = more.get();
                 try {
-                    cursors.add(new Owning(own.open(table, fetchSize, range), own));
+                    cursors.add(new Owning(new Counted(own.open(table, fetchSize, plan.ranges().get(i)), tally, i),
+                        own));
                 } catch (RuntimeException e) {
                     own.close();
                     throw e;
@@ -33,6 +45,61 @@ public final class RangeCursors {
         } catch (RuntimeException e) {
             cursors.forEach(RowCursor::close);
             throw e;
+        }
+    }
+
+    /** The rows read per range, handed on once when the last range ends. */
+    private static final class Tally {
+        private final AtomicLongArray rows;
+        private final AtomicInteger open;
+        private final Consumer<long[]> onRead;
+
+        Tally(int ranges, Consumer<long[]> onRead) {
+            this.rows = new AtomicLongArray(ranges);
+            this.open = new AtomicInteger(ranges);
+            this.onRead = onRead;
+        }
+
+        void ended() {
+            if (open.decrementAndGet() == 0) {
+                long[] counts = new long[rows.length()];
+                for (int i = 0; i < counts.length; i++) {
+                    counts[i] = rows.get(i);
+                }
+                onRead.accept(counts);
+            }
+        }
+    }
+
+    /** A range's cursor that counts its rows and reports its end once. */
+    private static final class Counted implements RowCursor {
+        private final RowCursor cursor;
+        private final Tally tally;
+        private final int index;
+        private boolean ended;
+
+        Counted(RowCursor cursor, Tally tally, int index) {
+            this.cursor = cursor;
+            this.tally = tally;
+            this.index = index;
+        }
+
+        @Override
+        public boolean next(Object[] row) {
+            if (cursor.next(row)) {
+                tally.rows.incrementAndGet(index);
+                return true;
+            }
+            if (!ended) {
+                ended = true;
+                tally.ended();
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
         }
     }
 

@@ -1,21 +1,31 @@
 package io.dpone.source;
 
+import io.dpone.source.types.DateType;
+import io.dpone.source.types.DecimalType;
 import io.dpone.source.types.IntegerType;
+import io.dpone.source.types.StringType;
+import io.dpone.source.types.TimestampType;
+import io.dpone.source.types.UuidType;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * How a snapshot is read: one reader, or key ranges of a single-column integer primary key, each read on its own
- * connection. A split that was asked for but cannot apply falls back to one reader with a {@link #note()} for the
- * run report; it is never an error.
+ * How a snapshot is read: one reader, or ranges of the primary key (any number of columns; integer, decimal, text,
+ * {@code uniqueidentifier}, date and date-time columns), each read on its own connection by an index seek. The range
+ * bounds come from the clustered index: its statistics histogram where the server gives it, else a sample of its
+ * keys; {@code boundaries} keeps what each range was expected to hold. A split that was asked for but cannot apply
+ * falls back to one reader with a {@link #note()} for the run report; it is never an error.
  */
-public record ReadPlan(List<KeyRange> ranges, String note) {
+public record ReadPlan(List<KeyRange> ranges, KeyBoundaries boundaries, String note) {
     public ReadPlan {
         ranges = List.copyOf(ranges);
     }
 
     public static ReadPlan single(String note) {
-        return new ReadPlan(List.of(), note);
+        return new ReadPlan(List.of(), null, note);
     }
 
     public boolean split() {
@@ -24,7 +34,7 @@ public record ReadPlan(List<KeyRange> ranges, String note) {
 
     /**
      * Plans the read of {@code table}. {@code requested} readers (1: no split); {@code minRows}: split only when the
-     * key span (MAX - MIN + 1, for a unique key an upper bound on the rows) reaches it; a row-limited sample
+     * table holds at least that many rows (as the bounds' source counted them); a row-limited sample
      * ({@code rowLimit > 0}) is read in key order by one reader.
      */
     public static ReadPlan plan(SourceReader reader, SourceTable table, int requested, long minRows, long rowLimit) {
@@ -35,32 +45,64 @@ public record ReadPlan(List<KeyRange> ranges, String note) {
         if (rowLimit > 0) {
             return single(ignored + "a row-limited sample is read in key order");
         }
-        if (table.primaryKey().size() != 1) {
-            return single(ignored + (table.primaryKey().isEmpty() ? "no primary key" : "composite primary key"));
+        if (table.primaryKey().isEmpty()) {
+            return single(ignored + "no primary key");
         }
-        String key = table.primaryKey().get(0);
-        Optional<SourceColumn> column = table.columns().stream().filter(c -> c.name().equalsIgnoreCase(key))
-            .findFirst();
-        if (column.isEmpty()) {
-            return single(ignored + "primary key " + key + " is not a selected column");
+        List<SourceColumn> key = new ArrayList<>();
+        for (String name : table.primaryKey()) {
+            Optional<SourceColumn> column = table.columns().stream().filter(c -> c.name().equalsIgnoreCase(name))
+                .findFirst();
+            if (column.isEmpty()) {
+                return single(ignored + "primary key column " + name + " is not a selected column");
+            }
+            String refused = unsplittable(column.get());
+            if (refused != null) {
+                return single(ignored + "primary key column " + name + " " + refused);
+            }
+            key.add(column.get());
         }
-        if (!(column.get().type() instanceof IntegerType)) {
-            return single(ignored + "primary key " + key + " is not an integer (" + column.get().sourceType() + ")");
-        }
-        Optional<long[]> bounds = reader.keyBounds(table, column.get().name());
-        if (bounds.isEmpty()) {
+        Optional<KeyBoundaries> found = reader.keyBoundaries(table, key, requested);
+        if (found.isEmpty()) {
             return single(ignored + "the table is empty");
         }
-        long span = KeyRangeSplitter.span(bounds.get()[0], bounds.get()[1]);
-        if (span < minRows) {
-            return single(ignored + "key span " + span + " is below parallel_min_rows " + minRows);
+        KeyBoundaries b = found.get();
+        if (b.rows() < minRows) {
+            return single(ignored + b.rows() + " rows (" + b.source() + ") is below parallel_min_rows " + minRows);
         }
-        List<KeyRange> ranges = KeyRangeSplitter.split(column.get().name(), bounds.get()[0], bounds.get()[1],
-            requested);
-        if (ranges.size() < 2) {
-            return single(ignored + "key span " + span + " cannot be split");
+        if (b.cuts().isEmpty()) {
+            return single(ignored + "its " + b.rows() + " rows cannot be split (bounds from " + b.source() + ")");
         }
-        return new ReadPlan(ranges, "source read by " + ranges.size() + " readers in key ranges of "
-            + column.get().name() + " (" + bounds.get()[0] + ".." + bounds.get()[1] + ")");
+        List<String> names = key.stream().map(SourceColumn::name).toList();
+        List<KeyRange> ranges = new ArrayList<>();
+        List<Object> from = null;
+        for (List<Object> cut : b.cuts()) {
+            ranges.add(new KeyRange(names, from, cut));
+            from = cut;
+        }
+        ranges.add(new KeyRange(names, from, null));
+        return new ReadPlan(ranges, b, "source read by " + ranges.size() + " readers in key ranges of "
+            + String.join(", ", names) + " (bounds from " + b.source() + "; estimated rows per range "
+            + join(b.estimatedRows()) + ", spread " + spread(b.spread()) + ")");
+    }
+
+    /** Why a key column cannot bound ranges, or null. */
+    static String unsplittable(SourceColumn c) {
+        if (c.readSql() != null) {
+            return "is read through a conversion";
+        }
+        var t = c.type();
+        boolean ok = t instanceof IntegerType || t instanceof DecimalType || t instanceof UuidType
+            || t instanceof DateType || (t instanceof TimestampType ts && !ts.withOffset())
+            || (t instanceof StringType && !c.sourceType().toLowerCase(Locale.ROOT).equals("xml"));
+        return ok ? null : "is a " + c.sourceType() + ", which key ranges do not split";
+    }
+
+    static String join(long[] rows) {
+        return java.util.Arrays.stream(rows).mapToObj(Long::toString).collect(Collectors.joining("/"));
+    }
+
+    /** A spread as a person reads it: {@code 1.02}, or {@code inf} when a range is empty. */
+    public static String spread(double spread) {
+        return Double.isInfinite(spread) ? "inf" : String.format(Locale.ROOT, "%.2f", spread);
     }
 }

@@ -35,12 +35,19 @@ public interface SourceReader extends AutoCloseable {
         return java.util.OptionalLong.empty();
     }
 
-    /** MIN and MAX of an integer key column, or empty for an empty table (or a reader that cannot split). */
-    default java.util.Optional<long[]> keyBounds(SourceTable table, String column) {
+    /**
+     * Where to cut {@code table} into at most {@code n} ranges of its primary key {@code key} (its columns in key
+     * order), from the clustered index's statistics or a key sample; empty for an empty table (or a reader that
+     * cannot split).
+     */
+    default java.util.Optional<KeyBoundaries> keyBoundaries(SourceTable table, List<SourceColumn> key, int n) {
         return java.util.Optional.empty();
     }
 
-    /** A streaming cursor over the rows of {@code table} whose key lies in {@code range}, in no particular order. */
+    /**
+     * A streaming cursor over the rows of {@code table} whose primary key lies in {@code range}, in no particular
+     * order.
+     */
     default RowCursor open(SourceTable table, int fetchSize, KeyRange range) {
         throw new UnsupportedOperationException("this reader cannot read key ranges");
     }

@@ -35,7 +35,6 @@ public final class SqlServerDialect {
                 ? " ORDER BY " + orderBy.stream().map(SqlServerDialect::quote).collect(Collectors.joining(", ")) : "");
     }
 
-    /** {@code SELECT MIN([k]), MAX([k]) FROM [s].[t]}: two index seeks on a primary key. */
     /**
      * The row count SQL Server keeps in its catalogue for a table (heap or clustered index, all partitions), with
      * the schema and the table name as parameters 1 and 2: no scan, and readable with VIEW DEFINITION on the table.
@@ -51,23 +50,89 @@ public final class SqlServerDialect {
             + "AND UPPER(TABLE_NAME) = UPPER(?)";
     }
 
-    public static String keyBounds(String schema, String table, String key) {
-        return "SELECT MIN(" + quote(key) + "), MAX(" + quote(key) + ") FROM " + quote(schema) + "." + quote(table);
+    /**
+     * An ordered read of the key columns that returns every {@code step}-th key (parameter 1) with its row number and
+     * the table's row count: {@code SELECT k.., rn, rows FROM (SELECT k.., ROW_NUMBER() OVER (ORDER BY k..), COUNT(*)
+     * OVER ()) WHERE (rn - 1) % ? = 0 ORDER BY rn}. The first key is always returned, so a table with rows always
+     * answers. It reads the key of every row once, in index order.
+     */
+    public static String keySample(String schema, String table, List<SourceColumn> key, boolean countBig) {
+        String cols = key.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
+        return "SELECT " + cols + ", [dpone_rn], [dpone_rows] FROM (SELECT " + cols + ", ROW_NUMBER() OVER (ORDER BY "
+            + cols + ") AS [dpone_rn], " + (countBig ? "COUNT_BIG(*)" : "COUNT(*)") + " OVER () AS [dpone_rows] FROM "
+            + quote(schema) + "." + quote(table) + ") AS [dpone_keys] WHERE ([dpone_rn] - 1) % ? = 0 ORDER BY [dpone_rn]";
     }
 
     /**
-     * {@code SELECT cols FROM [s].[t] WHERE [k] >= ? AND [k] < ?}, each bound present only when the range has it;
-     * the bounds are bound as parameters in that order ({@link KeyRange#fromInclusive()}, then
-     * {@link KeyRange#toExclusive()}).
+     * The histogram of the primary key's statistics (on its leading column), step by step, for the table named by
+     * parameter 1 ({@code [schema].[table]}): {@code sys.dm_db_stats_histogram} (SQL Server 2016
+     * SP1 CU2 and later); reads no row of the table.
      */
-    public static String selectRange(String schema, String table, List<SourceColumn> columns, KeyRange range) {
-        List<String> where = new java.util.ArrayList<>();
-        if (range.fromInclusive() != null) {
-            where.add(quote(range.column()) + " >= ?");
+    public static String keyHistogram() {
+        return "SELECT h.range_hi_key, h.range_rows, h.equal_rows FROM sys.indexes i "
+            + "CROSS APPLY sys.dm_db_stats_histogram(i.object_id, i.index_id) h "
+            + "WHERE i.object_id = OBJECT_ID(?) AND i.is_primary_key = 1 ORDER BY h.step_number";
+    }
+
+    /** The primary key's index type for the table named by parameter 1 (1: clustered), read from the catalogue. */
+    public static String keyIndexType() {
+        return "SELECT i.type FROM sys.indexes i WHERE i.object_id = OBJECT_ID(?) AND i.is_primary_key = 1";
+    }
+
+    /**
+     * {@code SELECT cols FROM [s].[t] WHERE <range>}: the range as {@link #rangePredicate} writes it; its bound values
+     * are appended to {@code params} in the order of the placeholders.
+     */
+    public static String selectRange(String schema, String table, List<SourceColumn> columns, List<SourceColumn> key,
+                                     KeyRange range, List<Object> params) {
+        String where = rangePredicate(key, range, params);
+        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + where);
+    }
+
+    /**
+     * The predicate of a key range, a row-value comparison written out (SQL Server has no row constructors) in the
+     * form whose leading conjunct on the first key column lets the server seek the clustered index:
+     * {@code (a, b) >= (x, y)} is {@code [a] >= ? AND ([a] > ? OR [b] >= ?)} and {@code (a, b) < (x, y)} is
+     * {@code [a] <= ? AND ([a] < ? OR [b] < ?)}, nested the same way for more columns; a prefix bound compares its
+     * columns only. Each placeholder is typed like its column ({@link #parameter}); the values go to {@code params}.
+     * Empty for a range open at both ends.
+     */
+    public static String rangePredicate(List<SourceColumn> key, KeyRange range, List<Object> params) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (range.from() != null) {
+            parts.add(bound(key, range.from(), 0, true, params));
         }
-        if (range.toExclusive() != null) {
-            where.add(quote(range.column()) + " < ?");
+        if (range.to() != null) {
+            parts.add(bound(key, range.to(), 0, false, params));
         }
-        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
+        return parts.size() == 2 ? "(" + parts.get(0) + ") AND (" + parts.get(1) + ")" : String.join("", parts);
+    }
+
+    private static String bound(List<SourceColumn> key, List<Object> values, int i, boolean lower, List<Object> params) {
+        String c = quote(key.get(i).name());
+        String p = parameter(key.get(i));
+        if (i == values.size() - 1) {
+            params.add(values.get(i));
+            return c + (lower ? " >= " : " < ") + p;
+        }
+        params.add(values.get(i));
+        params.add(values.get(i));
+        return c + (lower ? " >= " : " <= ") + p + " AND (" + c + (lower ? " > " : " < ") + p + " OR "
+            + bound(key, values, i + 1, lower, params) + ")";
+    }
+
+    /**
+     * The placeholder for a bound of key column {@code c}, typed so the comparison happens in the column's own type
+     * and collation: a Unicode string parameter against a {@code char}/{@code varchar} column would convert the column
+     * (no seek, and under a SQL collation another order), so it is cast to {@code varchar}; a
+     * {@code uniqueidentifier} bound arrives as text from mssql-jdbc and is cast to the type. Other types are bound as
+     * the driver returned them (same type, or a wider one of the same order).
+     */
+    static String parameter(SourceColumn c) {
+        return switch (c.sourceType().toLowerCase(java.util.Locale.ROOT)) {
+            case "char", "varchar" -> "CAST(? AS varchar(8000))";
+            case "uniqueidentifier" -> "CAST(? AS uniqueidentifier)";
+            default -> "?";
+        };
     }
 }

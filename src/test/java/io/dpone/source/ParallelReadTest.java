@@ -1,6 +1,8 @@
 package io.dpone.source;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,9 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Key-range reads on H2 in MSSQLServer mode (the dialect's MIN/MAX and bound-parameter range SQL): every row is read
- * exactly once across the ranges, whatever the key distribution; keys that cannot split fall back to one reader
- * with a note.
+ * Key-range reads on H2 in MSSQLServer mode (the dialect's key sample and bound-parameter range SQL): every row is
+ * read exactly once across the ranges, whatever the key (integer, GUID, composite, text, date) and its distribution;
+ * keys that cannot split fall back to one reader with a note.
  */
 @io.dpone.testing.EngineTest
 class ParallelReadTest {
@@ -124,20 +126,17 @@ class ParallelReadTest {
     @Test
     void keysThatCannotSplitFallBackToOneReaderWithANote() throws Exception {
         try (Statement st = db.createStatement()) {
-            st.execute("CREATE TABLE dbo.comp (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b))");
-            st.execute("INSERT INTO dbo.comp VALUES (1, 1), (1, 2), (2, 1)");
-            st.execute("CREATE TABLE dbo.txt (id NVARCHAR(10) NOT NULL PRIMARY KEY, v NVARCHAR(20))");
-            st.execute("INSERT INTO dbo.txt VALUES ('a', 'va'), ('b', 'vb')");
+            st.execute("CREATE TABLE dbo.flt (id REAL NOT NULL PRIMARY KEY, v NVARCHAR(20))");
+            st.execute("INSERT INTO dbo.flt VALUES (1.5, 'a'), (2.5, 'b')");
             st.execute("CREATE TABLE dbo.nokey (id INT, v NVARCHAR(20))");
             st.execute("CREATE TABLE dbo.empty (id INT NOT NULL PRIMARY KEY, v NVARCHAR(20))");
         }
         table("small", "INT", 1, 2, 3);
         try (SourceReader r = reader()) {
-            assertNote(r, "comp", 4, 0, "composite primary key");
-            assertNote(r, "txt", 4, 0, "is not an integer");
+            assertNote(r, "flt", 4, 0, "primary key column id is a REAL, which key ranges do not split");
             assertNote(r, "nokey", 4, 0, "no primary key");
             assertNote(r, "empty", 4, 0, "the table is empty");
-            assertNote(r, "small", 4, 1_000, "key span 3 is below parallel_min_rows 1000");
+            assertNote(r, "small", 4, 1_000, "3 rows (a key sample of every 1st row) is below parallel_min_rows 1000");
             SourceTable small = r.describe(new TableRef("dbo", "small"), List.of());
             assertEquals(null, ReadPlan.plan(r, small, 1, 0, 0).note(), "one reader asked: nothing to note");
             assertTrue(ReadPlan.plan(r, small, 4, 0, 2).note().contains("row-limited sample"));
@@ -155,15 +154,107 @@ class ParallelReadTest {
             && plan.note().contains(expected), plan::note);
     }
 
+    /** Reads {@code table} through a plan of {@code readers}; returns every row's values as text, and the plan. */
+    private List<String> readRows(String table, int readers, List<ReadPlan> plans, List<long[]> counts) {
+        try (SourceReader primary = reader()) {
+            SourceTable t = primary.describe(new TableRef("dbo", table), List.of());
+            ReadPlan plan = ReadPlan.plan(primary, t, readers, 0, 0);
+            plans.add(plan);
+            List<RowCursor> cursors = RangeCursors.open(primary, this::reader, t, 100, 0, plan, counts::add);
+            List<String> rows = new ArrayList<>();
+            for (RowCursor c : cursors) {
+                Object[] row = new Object[t.columns().size()];
+                while (c.next(row)) {
+                    rows.add(java.util.Arrays.toString(row));
+                }
+                c.close();
+            }
+            java.util.Collections.sort(rows);
+            return rows;
+        }
+    }
+
+    private List<String> allRows(String table) throws Exception {
+        try (SourceReader r = reader()) {
+            SourceTable t = r.describe(new TableRef("dbo", table), List.of());
+            List<String> rows = new ArrayList<>();
+            try (RowCursor c = r.open(t, 100, 0)) {
+                Object[] row = new Object[t.columns().size()];
+                while (c.next(row)) {
+                    rows.add(java.util.Arrays.toString(row));
+                }
+            }
+            java.util.Collections.sort(rows);
+            return rows;
+        }
+    }
+
+    private void assertSplitReadsEveryRowOnce(String table, int readers, String keyText) throws Exception {
+        List<ReadPlan> plans = new ArrayList<>();
+        List<long[]> counts = new ArrayList<>();
+        List<String> expected = allRows(table);
+        assertEquals(expected, readRows(table, readers, plans, counts), table + " " + plans);
+        ReadPlan plan = plans.get(0);
+        assertEquals(readers, plan.ranges().size(), plan::note);
+        assertTrue(plan.note().startsWith("source read by " + readers + " readers in key ranges of " + keyText
+            + " (bounds from a key sample"), plan::note);
+        assertEquals(1, counts.size(), "the per-range counts arrive once, after the last range");
+        assertEquals(expected.size(), java.util.Arrays.stream(counts.get(0)).sum());
+        assertArrayEquals(plan.boundaries().estimatedRows(), counts.get(0),
+            "a key sample of every row predicts each range exactly");
+    }
+
+    @Test
+    void guidCompositeTextAndDateKeysSplitIntoRangesReadExactlyOnce() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        try (Statement st = db.createStatement()) {
+            st.execute("CREATE TABLE dbo.guids (id UNIQUEIDENTIFIER NOT NULL PRIMARY KEY, v INT)");
+            st.execute("CREATE TABLE dbo.pairs (a INT NOT NULL, b NVARCHAR(10) NOT NULL, v INT, PRIMARY KEY (a, b))");
+            st.execute("CREATE TABLE dbo.texts (id VARCHAR(20) NOT NULL PRIMARY KEY, v INT)");
+            st.execute("CREATE TABLE dbo.days (d DATE NOT NULL, at DATETIME2 NOT NULL, v INT, PRIMARY KEY (d, at))");
+            for (int i = 0; i < 500; i++) {
+                st.execute("INSERT INTO dbo.guids VALUES ('" + new java.util.UUID(random.nextLong(), random.nextLong())
+                    + "', " + i + ")");
+                // a leading column of 3 values: most cuts fall inside one value, on the second column
+                st.execute("INSERT INTO dbo.pairs VALUES (" + (i % 3) + ", 'k" + i + "', " + i + ")");
+                st.execute("INSERT INTO dbo.texts VALUES ('t-" + Integer.toString(i * 7919 % 1000, 36) + "-" + i + "', "
+                    + i + ")");
+                st.execute("INSERT INTO dbo.days VALUES (DATE '2024-01-01' + " + (i % 5) + ", TIMESTAMP "
+                    + "'2024-01-01 00:00:00.1234567' + INTERVAL '" + i + "' MINUTE, " + i + ")");
+            }
+        }
+        assertSplitReadsEveryRowOnce("guids", 3, "id");
+        assertSplitReadsEveryRowOnce("pairs", 3, "a, b");
+        assertSplitReadsEveryRowOnce("pairs", 7, "a, b");
+        assertSplitReadsEveryRowOnce("texts", 4, "id");
+        assertSplitReadsEveryRowOnce("days", 3, "d, at");
+    }
+
     @Test
     void rangeSqlQuotesIdentifiersAndBindsBounds() {
-        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE [id] >= ? AND [id] < ?",
-            SqlServerDialect.selectRange("dbo", "t", List.of(column("id"), column("v")), new KeyRange("id", 1L, 9L)));
-        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ?",
-            SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, 9L)));
-        assertEquals("SELECT [id] FROM [dbo].[t]",
-            SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, null)));
-        assertEquals("SELECT MIN([id]), MAX([id]) FROM [dbo].[t]", SqlServerDialect.keyBounds("dbo", "t", "id"));
+        List<Object> params = new ArrayList<>();
+        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE ([id] >= ?) AND ([id] < ?)",
+            SqlServerDialect.selectRange("dbo", "t", List.of(column("id"), column("v")), List.of(column("id")),
+                new KeyRange("id", 1L, 9L), params));
+        assertEquals(List.of(1L, 9L), params);
+        params.clear();
+        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ?", SqlServerDialect.selectRange("dbo", "t",
+            List.of(column("id")), List.of(column("id")), new KeyRange("id", null, 9L), params));
+        assertEquals("SELECT [id] FROM [dbo].[t]", SqlServerDialect.selectRange("dbo", "t", List.of(column("id")),
+            List.of(column("id")), new KeyRange("id", null, null), params));
+        params.clear();
+        SourceColumn g = new SourceColumn("g", "uniqueidentifier", false, new io.dpone.source.types.UuidType());
+        SourceColumn s = new SourceColumn("s", "varchar", false, new io.dpone.source.types.StringType());
+        List<SourceColumn> key = List.of(column("a"), g, s);
+        // a full lower bound and a prefix upper bound, written out as nested OR/AND, each value a typed parameter
+        assertEquals("([a] >= ? AND ([a] > ? OR [g] >= CAST(? AS uniqueidentifier) AND ([g] > CAST(? AS "
+                + "uniqueidentifier) OR [s] >= CAST(? AS varchar(8000))))) AND ([a] <= ? AND ([a] < ? OR [g] < "
+                + "CAST(? AS uniqueidentifier)))",
+            SqlServerDialect.rangePredicate(key, new KeyRange(List.of("a", "g", "s"), List.of(1, "G1", "x"),
+                List.of(2, "G2")), params));
+        assertEquals(List.of(1, 1, "G1", "G1", "x", 2, 2, "G2"), params);
+        assertThrows(IllegalArgumentException.class, () -> new KeyRange(List.of("a", "b]; DROP TABLE x"), null, null));
+        assertThrows(IllegalArgumentException.class, () -> new KeyRange(List.of("a"), List.of(1, 2), null));
     }
 
     private static SourceColumn column(String name) {
