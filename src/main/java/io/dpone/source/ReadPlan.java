@@ -61,6 +61,11 @@ public record ReadPlan(List<KeyRange> ranges, KeyBoundaries boundaries, String n
             }
             key.add(column.get());
         }
+        java.util.OptionalLong estimate = reader.estimatedRows(table);
+        if (estimate.isPresent() && estimate.getAsLong() < minRows) { // no key sample for a table too small to split
+            return single(ignored + "about " + estimate.getAsLong() + " rows (the catalogue's estimate) is below "
+                + "parallel_min_rows " + minRows);
+        }
         Optional<KeyBoundaries> found = reader.keyBoundaries(table, key, requested);
         if (found.isEmpty()) {
             return single(ignored + "the table is empty");

@@ -244,7 +244,7 @@ class ChunkResumeTest {
     }
 
     /** The real chunk load, then a simulated crash after its n-th call. */
-    private static Processor crashAfter(int nth) {
+    static Processor crashAfter(int nth) {
         AtomicInteger calls = new AtomicInteger();
         LoadChunkProcessor real = new LoadChunkProcessor();
         return exchange -> {
@@ -256,7 +256,7 @@ class ChunkResumeTest {
     }
 
     /** What serve's stop-aware chunk step does once the process is stopping: refuse the n-th chunk. */
-    private static Processor stopBefore(int nth) {
+    static Processor stopBefore(int nth) {
         AtomicInteger calls = new AtomicInteger();
         LoadChunkProcessor real = new LoadChunkProcessor();
         return exchange -> {

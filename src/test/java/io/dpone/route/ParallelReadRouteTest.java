@@ -93,8 +93,14 @@ class ParallelReadRouteTest {
             assertTrue(r.passed(), () -> r.blockers().toString());
             assertEquals(2_000, r.loadedRows());
             assertEquals(sourceFacts("sales", "sale_id"), target("sales", "sale_id"));
-            assertTrue(r.notes().size() == 1 && r.notes().get(0).startsWith("source read by 3 readers in key ranges"
-                + " of sale_id (-299..3000)"), r.notes()::toString);
+            assertTrue(r.notes().size() == 2 && r.notes().get(0).startsWith("source read by 3 readers in key ranges"
+                + " of sale_id (bounds from a key sample") && r.notes().get(1).startsWith("key ranges read: rows per "
+                + "range "), r.notes()::toString);
+            long[] perRange = java.util.Arrays.stream(r.notes().get(1).replaceAll("^key ranges read: rows per range "
+                + "([0-9/]+),.*$", "$1").split("/")).mapToLong(Long::parseLong).toArray();
+            assertEquals(2_000, java.util.Arrays.stream(perRange).sum());
+            assertTrue(java.util.Arrays.stream(perRange).allMatch(n -> n > 500), "bounds from the key sample, not "
+                + "equal key width: the gap does not unbalance the ranges " + r.notes());
             assertEquals("passed", r.gates().stream().filter(g -> g.gate().equals("typed_hash")).findFirst()
                 .orElseThrow().status());
         }
@@ -107,30 +113,34 @@ class ParallelReadRouteTest {
         }
         RunReport r = run("sales", "par-few", "typed_binary_streaming", ", parallel_readers: 16, parallel_min_rows: 0");
         assertTrue(r.passed(), () -> r.blockers().toString());
-        assertEquals(List.of("source read by 3 readers in key ranges of sale_id (1..3)"), r.notes());
+        assertEquals(List.of("source read by 3 readers in key ranges of sale_id (bounds from a key sample of every 1st "
+            + "row; estimated rows per range 1/1/1, spread 1.00)", "key ranges read: rows per range 1/1/1, spread 1.00"),
+            r.notes());
         assertEquals(sourceFacts("sales", "sale_id"), target("sales", "sale_id"));
         try (Statement st = source.createStatement()) {
             st.execute("DELETE FROM dbo.sales WHERE sale_id > 1");
         }
         RunReport one = run("sales", "par-one", "typed_binary_streaming", ", parallel_readers: 4, parallel_min_rows: 0");
         assertTrue(one.passed(), () -> one.blockers().toString());
-        assertEquals(List.of("parallel_readers: 4 not applied, one reader: key span 1 cannot be split"), one.notes());
+        assertEquals(List.of("parallel_readers: 4 not applied, one reader: its 1 rows cannot be split (bounds from a key"
+            + " sample of every 1st row)"), one.notes());
         assertEquals(List.of("1", "1", "1"), target("sales", "sale_id"));
     }
 
     @Test
-    void aSmallTableOrACompositeKeyFallsBackToOneReaderWithANoteNotAnError() throws Exception {
+    void aSmallTableFallsBackToOneReaderWithANoteNotAnErrorAndACompositeKeySplits() throws Exception {
         RunReport small = run("sales", "par-small", "typed_binary_streaming", ", parallel_readers: 2");
         assertTrue(small.passed(), () -> small.blockers().toString());
-        assertEquals(List.of("parallel_readers: 2 not applied, one reader: key span 3000 is below "
-            + "parallel_min_rows 1000000"), small.notes());
+        assertEquals(List.of("parallel_readers: 2 not applied, one reader: about 3000 rows (the catalogue's estimate) "
+            + "is below parallel_min_rows 1000000"), small.notes());
         try (Statement st = source.createStatement()) {
             st.execute("CREATE TABLE dbo.pairs (a INT NOT NULL, b INT NOT NULL, v NVARCHAR(10), PRIMARY KEY (a, b))");
             st.execute("INSERT INTO dbo.pairs VALUES (1, 1, 'x'), (1, 2, 'y'), (2, 1, NULL)");
         }
         RunReport pairs = run("pairs", "par-pairs", "typed_binary_streaming", ", parallel_readers: 2, parallel_min_rows: 0");
         assertTrue(pairs.passed(), () -> pairs.blockers().toString());
-        assertEquals(List.of("parallel_readers: 2 not applied, one reader: composite primary key"), pairs.notes());
+        assertTrue(pairs.notes().get(0).startsWith("source read by 2 readers in key ranges of a, b"), pairs.notes()::toString);
+        assertEquals(List.of("3", "2"), ch.query("SELECT count(), uniqExact(a) FROM " + ClickHouseSql.table(db, "pairs")).get(0));
         RunReport plain = run("sales", "par-plain", "typed_binary_streaming", "");
         assertTrue(plain.passed() && plain.notes().isEmpty(), plain.notes()::toString);
     }

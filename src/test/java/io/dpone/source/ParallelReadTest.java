@@ -136,7 +136,7 @@ class ParallelReadTest {
             assertNote(r, "flt", 4, 0, "primary key column id is a REAL, which key ranges do not split");
             assertNote(r, "nokey", 4, 0, "no primary key");
             assertNote(r, "empty", 4, 0, "the table is empty");
-            assertNote(r, "small", 4, 1_000, "3 rows (a key sample of every 1st row) is below parallel_min_rows 1000");
+            assertNote(r, "small", 4, 1_000, "3 rows (the catalogue's estimate) is below parallel_min_rows 1000");
             SourceTable small = r.describe(new TableRef("dbo", "small"), List.of());
             assertEquals(null, ReadPlan.plan(r, small, 1, 0, 0).note(), "one reader asked: nothing to note");
             assertTrue(ReadPlan.plan(r, small, 4, 0, 2).note().contains("row-limited sample"));
