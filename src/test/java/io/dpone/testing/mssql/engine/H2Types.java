@@ -68,6 +68,9 @@ final class H2Types {
         int precision = md.getPrecision(i);
         int scale = md.getScale(i);
         String name = md.getColumnTypeName(i);
+        if ("UUID".equals(name)) { // H2 reports its UUID as Types.BINARY: a derived uniqueidentifier column
+            return SqlType.of(SqlType.Kind.UNIQUEIDENTIFIER);
+        }
         return switch (type) {
             case Types.TINYINT -> SqlType.of(SqlType.Kind.TINYINT);
             case Types.SMALLINT -> SqlType.of(SqlType.Kind.SMALLINT);
@@ -95,8 +98,7 @@ final class H2Types {
             case Types.TIMESTAMP_WITH_TIMEZONE, Types.TIME_WITH_TIMEZONE ->
                 new SqlType(SqlType.Kind.DATETIMEOFFSET, 0, 0, Math.min(7, scale), null);
             case Types.NULL -> SqlType.of(SqlType.Kind.INT);
-            default -> "UUID".equals(name) ? SqlType.of(SqlType.Kind.UNIQUEIDENTIFIER)
-                : new SqlType(SqlType.Kind.NVARCHAR, SqlType.MAX, 0, 0, SqlType.DEFAULT_COLLATION);
+            default -> new SqlType(SqlType.Kind.NVARCHAR, SqlType.MAX, 0, 0, SqlType.DEFAULT_COLLATION);
         };
     }
 
