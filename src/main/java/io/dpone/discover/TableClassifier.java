@@ -11,8 +11,8 @@ import io.dpone.source.ColumnMapping;
 import io.dpone.source.ColumnReads;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.source.SourceCatalog;
+import io.dpone.source.ReadPlan;
 import io.dpone.source.SourceColumn;
-import io.dpone.source.types.IntegerType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +25,7 @@ import java.util.Map;
  * from that the table's verdict, the policy its manifest declares, and the recommended route and readers.
  */
 final class TableClassifier {
-    /** Rows from which a single-integer-key table is recommended more than one reader. */
+    /** Rows from which a table whose primary key can bound key ranges is recommended more than one reader. */
     static final long PARALLEL_FROM_ROWS = 1_000_000L;
     /** Rows per recommended reader above {@link #PARALLEL_FROM_ROWS}. */
     static final long ROWS_PER_READER = 2_000_000L;
@@ -174,18 +174,26 @@ final class TableClassifier {
         }
         int readers = 1;
         Long rows = t.estimatedRows();
-        if (primaryKey.size() == 1 && selected.stream().anyMatch(c -> c.name().equalsIgnoreCase(primaryKey.get(0))
-            && c.type() instanceof IntegerType)) {
+        String unsplittable = primaryKey.isEmpty() ? "no primary key" : null;
+        for (String k : primaryKey) {
+            var column = selected.stream().filter(c -> c.name().equalsIgnoreCase(k)).findFirst();
+            String why = column.isEmpty() ? "primary key column " + k + " is not mapped"
+                : ReadPlan.unsplittable(column.get()) == null ? null
+                : "primary key column " + k + " " + ReadPlan.unsplittable(column.get());
+            unsplittable = unsplittable == null ? why : unsplittable;
+        }
+        if (unsplittable == null) {
             if (rows != null && rows >= PARALLEL_FROM_ROWS) {
                 readers = (int) Math.max(2, Math.min(MAX_READERS, (rows + ROWS_PER_READER - 1) / ROWS_PER_READER));
-                reasons.add(readers + " readers in key ranges of " + primaryKey.get(0) + " (about " + rows + " rows)");
+                reasons.add(readers + " readers in key ranges of " + String.join(", ", primaryKey) + " (about " + rows
+                    + " rows)");
             } else {
                 reasons.add("one reader: " + (rows == null ? "no row estimate" : "about " + rows + " rows, below "
                     + PARALLEL_FROM_ROWS));
             }
         } else {
-            reasons.add("one reader: key-range reads need a single-column integer primary key" + (primaryKey.isEmpty()
-                ? " (none)" : " (" + String.join(", ", primaryKey) + ")"));
+            reasons.add("one reader: key-range reads need a primary key of integer, decimal, text, uniqueidentifier, "
+                + "date or date-time columns (" + unsplittable + ")");
         }
         String mode = "full_refresh";
         boolean keyed = !primaryKey.isEmpty() || !orderBy.isEmpty();

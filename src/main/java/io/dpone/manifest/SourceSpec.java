@@ -7,8 +7,9 @@ import java.util.List;
  * {@code source:}. {@code columns} empty means every column; {@code nativeTransfer} is the spec's
  * {@code options.native_transfer} block (validated by the schema; read by the columnar routes).
  * {@code valuePolicies} is {@code value_policy} (what happens to values ClickHouse cannot hold; refuse by default).
- * {@code parallelReaders} (default 1: one reader) splits the read on a single-column integer primary key into that
- * many key ranges, unless the key span shows fewer than {@code parallelMinRows} rows (see docs/manifest.md).
+ * {@code parallelReaders} (default 1: one reader) splits the read into that many ranges of the primary key (any
+ * number of integer, decimal, text, uniqueidentifier, date or date-time columns), unless the table holds fewer than
+ * {@code parallelMinRows} rows (see docs/manifest.md).
  */
 public record SourceSpec(String type, String connectionRef, TableRef table, List<String> columns, int fetchSize,
                          int chunkRows, JsonNode nativeTransfer, int parallelReaders, long parallelMinRows,

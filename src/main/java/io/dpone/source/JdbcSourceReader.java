@@ -272,7 +272,7 @@ public final class JdbcSourceReader implements SourceReader {
             return Optional.empty();
         }
         return Optional.of(KeyBoundaries.choose(keys, before.stream().mapToLong(Long::longValue).toArray(), rows, n,
-            "a key sample of every " + step + (step == 1 ? "st" : "th") + " row"));
+            step == 1 ? "a key sample of every key" : "a key sample of one key in " + step));
     }
 
     private boolean h2() {

@@ -90,8 +90,8 @@ public record ReadPlan(List<KeyRange> ranges, KeyBoundaries boundaries, String n
             + join(b.estimatedRows()) + ", spread " + spread(b.spread()) + ")");
     }
 
-    /** Why a key column cannot bound ranges, or null. */
-    static String unsplittable(SourceColumn c) {
+    /** Why a primary key column cannot bound key ranges (a clause: "is a real, ..."), or null when it can. */
+    public static String unsplittable(SourceColumn c) {
         if (c.readSql() != null) {
             return "is read through a conversion";
         }
