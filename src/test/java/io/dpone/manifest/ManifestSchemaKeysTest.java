@@ -45,7 +45,7 @@ class ManifestSchemaKeysTest {
         Map.entry("source.options.parallel_readers",
             "route.ParallelReadRouteTest#keyRangesWithGapsAndNegativeKeysLoadEveryRowExactlyOnce"),
         Map.entry("source.options.parallel_min_rows",
-            "route.ParallelReadRouteTest#aSmallTableOrACompositeKeyFallsBackToOneReaderWithANoteNotAnError"),
+            "route.ParallelReadRouteTest#aSmallTableFallsBackToOneReaderWithANoteNotAnErrorAndACompositeKeySplits"),
         Map.entry(COLUMNAR + "mode", "certify.CertificationTest#columnarModeRequiredBlocksTheStreamingRoutesWithTheirCode"),
         Map.entry(COLUMNAR + "chunk_rows", "route.FullRefreshRouteTest#parquetRoutesTimeTheParquetWriteApartFromTheSourceRead"),
         Map.entry(STORAGE + "uri_prefix", "certify.CertificationTest#leftoverStagingTableOrObjectFailsTheCleanupAudit"),
