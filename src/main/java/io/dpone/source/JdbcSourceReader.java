@@ -245,34 +245,69 @@ public final class JdbcSourceReader implements SourceReader {
                 return fromStatistics;
             }
         }
-        long estimate = estimatedRows(table).orElse(0);
-        long step = Math.max(1, estimate / ((long) n * SAMPLES_PER_READER));
-        String sql = SqlServerDialect.keySample(table.ref().schema(), table.ref().name(), key, !h2);
         List<List<Object>> keys = new ArrayList<>();
         List<Long> before = new ArrayList<>();
-        long rows = 0;
-        try (PreparedStatement st = connection.prepareStatement(sql)) {
-            st.setLong(1, step);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    List<Object> k = new ArrayList<>(key.size());
-                    for (int i = 1; i <= key.size(); i++) {
-                        k.add(rs.getObject(i));
+        String source;
+        long rows;
+        try {
+            rows = count(table, !h2);
+            if (rows == 0) {
+                return Optional.empty();
+            }
+            if (h2) {
+                source = "the key at each cut's row position";
+                String sql = SqlServerDialect.keyAt(table.ref().schema(), table.ref().name(), key);
+                for (int i = 1; i < n; i++) {
+                    long position = rows * i / n;
+                    if (position > 0 && (before.isEmpty() || position > before.get(before.size() - 1))) {
+                        try (PreparedStatement st = connection.prepareStatement(sql)) {
+                            st.setLong(1, position);
+                            try (ResultSet rs = st.executeQuery()) {
+                                if (rs.next()) {
+                                    keys.add(row(rs, key.size()));
+                                    before.add(position);
+                                }
+                            }
+                        }
                     }
-                    keys.add(k);
-                    before.add(rs.getLong(key.size() + 1) - 1);
-                    rows = rs.getLong(key.size() + 2);
+                }
+            } else {
+                long step = Math.max(1, rows / ((long) n * SAMPLES_PER_READER));
+                source = step == 1 ? "a key sample of every key" : "a key sample of one key in " + step;
+                String sql = SqlServerDialect.keySample(table.ref().schema(), table.ref().name(), key);
+                try (PreparedStatement st = connection.prepareStatement(sql)) {
+                    st.setLong(1, step);
+                    try (ResultSet rs = st.executeQuery()) {
+                        while (rs.next()) {
+                            keys.add(row(rs, key.size()));
+                            before.add(rs.getLong(key.size() + 1) - 1);
+                        }
+                    }
                 }
             }
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "cannot sample the key of " + table.ref() + " (SQLState " + e.getSQLState() + ")");
         }
-        if (keys.isEmpty()) {
-            return Optional.empty();
-        }
         return Optional.of(KeyBoundaries.choose(keys, before.stream().mapToLong(Long::longValue).toArray(), rows, n,
-            step == 1 ? "a key sample of every key" : "a key sample of one key in " + step));
+            source));
+    }
+
+    private static List<Object> row(ResultSet rs, int columns) throws SQLException {
+        List<Object> k = new ArrayList<>(columns);
+        for (int i = 1; i <= columns; i++) {
+            k.add(rs.getObject(i));
+        }
+        return k;
+    }
+
+    private long count(SourceTable table, boolean countBig) throws SQLException {
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery(SqlServerDialect.rowCount(table.ref().schema(), table.ref().name(),
+                 countBig))) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     private boolean h2() {

@@ -51,16 +51,31 @@ public final class SqlServerDialect {
     }
 
     /**
-     * An ordered read of the key columns that returns every {@code step}-th key (parameter 1) with its row number and
-     * the table's row count: {@code SELECT k.., rn, rows FROM (SELECT k.., ROW_NUMBER() OVER (ORDER BY k..), COUNT(*)
-     * OVER ()) WHERE (rn - 1) % ? = 0 ORDER BY rn}. The first key is always returned, so a table with rows always
-     * answers. It reads the key of every row once, in index order.
+     * An ordered read of the key columns that returns every {@code step}-th key (parameter 1) with its row number:
+     * {@code SELECT k.., rn FROM (SELECT k.., ROW_NUMBER() OVER (ORDER BY k..)) WHERE (rn - 1) % ? = 0 ORDER BY rn}.
+     * The first key is always returned. It reads the key of every row once, in index order, and streams (no spool).
      */
-    public static String keySample(String schema, String table, List<SourceColumn> key, boolean countBig) {
+    public static String keySample(String schema, String table, List<SourceColumn> key) {
         String cols = key.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
-        return "SELECT " + cols + ", [dpone_rn], [dpone_rows] FROM (SELECT " + cols + ", ROW_NUMBER() OVER (ORDER BY "
-            + cols + ") AS [dpone_rn], " + (countBig ? "COUNT_BIG(*)" : "COUNT(*)") + " OVER () AS [dpone_rows] FROM "
-            + quote(schema) + "." + quote(table) + ") AS [dpone_keys] WHERE ([dpone_rn] - 1) % ? = 0 ORDER BY [dpone_rn]";
+        return "SELECT " + cols + ", [dpone_rn] FROM (SELECT " + cols + ", ROW_NUMBER() OVER (ORDER BY " + cols
+            + ") AS [dpone_rn] FROM " + quote(schema) + "." + quote(table) + ") AS [dpone_keys] WHERE ([dpone_rn] - 1) % ? "
+            + "= 0 ORDER BY [dpone_rn]";
+    }
+
+    /**
+     * The key at a row position (parameter 1, 0-based) in key order: {@code SELECT k.. FROM [s].[t] ORDER BY k..
+     * OFFSET ? ROWS FETCH NEXT 1 ROWS ONLY}. The H2 stand-in's way to the same bounds (its window functions
+     * materialise and sort the whole table: minutes at two million rows); each walks the index up to its position.
+     */
+    public static String keyAt(String schema, String table, List<SourceColumn> key) {
+        String cols = key.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
+        return "SELECT " + cols + " FROM " + quote(schema) + "." + quote(table) + " ORDER BY " + cols
+            + " OFFSET ? ROWS FETCH NEXT 1 ROWS ONLY";
+    }
+
+    /** The exact row count ({@code COUNT_BIG(*)} on SQL Server, which reads the narrowest index; H2's COUNT(*)). */
+    public static String rowCount(String schema, String table, boolean countBig) {
+        return "SELECT " + (countBig ? "COUNT_BIG(*)" : "COUNT(*)") + " FROM " + quote(schema) + "." + quote(table);
     }
 
     /**

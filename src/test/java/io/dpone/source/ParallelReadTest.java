@@ -197,11 +197,11 @@ class ParallelReadTest {
         ReadPlan plan = plans.get(0);
         assertEquals(readers, plan.ranges().size(), plan::note);
         assertTrue(plan.note().startsWith("source read by " + readers + " readers in key ranges of " + keyText
-            + " (bounds from a key sample"), plan::note);
+            + " (bounds from the key at each cut's row position"), plan::note);
         assertEquals(1, counts.size(), "the per-range counts arrive once, after the last range");
         assertEquals(expected.size(), java.util.Arrays.stream(counts.get(0)).sum());
         assertArrayEquals(plan.boundaries().estimatedRows(), counts.get(0),
-            "a key sample of every row predicts each range exactly");
+            "bounds at exact row positions predict each range exactly");
     }
 
     @Test
