@@ -19,10 +19,6 @@ import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -79,10 +75,7 @@ class TwinFailureTest {
     }
 
     private static void fault(String query) throws Exception {
-        HttpResponse<Void> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(twin.url()
-            + "/twin/faults?" + query)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.discarding());
-        assertEquals(200, r.statusCode());
+        twin.fault(query);
     }
 
     /** Loads 3000 rows once (the published generation), then runs again under {@code fault}; returns that report. */
