@@ -114,6 +114,7 @@ public final class ServeRuntime implements AutoCloseable {
             FullRefreshRunner runner = new FullRefreshRunner(camel, context, stateDir);
             Inspection inspection = new Inspection(ctx);
             StatusViews status = new StatusViews(stateDir);
+            status.seed(config.jobs());
             List<RunObserver> observers = new ArrayList<>(List.of(status));
             if (config.lineage() != null) {
                 lineage = io.dpone.lineage.LineageEmitter.of(config.lineage());

@@ -30,6 +30,8 @@ import org.apache.camel.CamelContext;
  * never the local sink's rows.
  */
 final class StatusViews implements RunObserver {
+    static final int SEED_MAX_FILES = 10_000;
+    static final long SEED_MAX_BYTES = 1024 * 1024;
     private final RunHistory history = new RunHistory();
     private final Runbook runbook = Runbook.load();
     private final Path stateDir;
@@ -40,6 +42,84 @@ final class StatusViews implements RunObserver {
 
     RunHistory history() {
         return history;
+    }
+
+    /**
+     * Fills each job's history from the run records an earlier process of this serve left in the state directory
+     * ({@code runs/records/}, written by every job run), so the page shows the last runs after a restart too: status,
+     * rows, duration, each gate's verdict (a record keeps no figures) and the blockers with their runbook lines.
+     */
+    void seed(List<ServeConfig.Job> jobs) {
+        Path dir = RunRecords.dir(stateDir);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Map<String, Object>> records = new ArrayList<>();
+        try (var files = Files.list(dir)) {
+            files.filter(f -> f.getFileName().toString().endsWith(".json")).limit(SEED_MAX_FILES).forEach(f -> {
+                try {
+                    if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && Files.size(f) <= SEED_MAX_BYTES) {
+                        Map<String, Object> m = io.dpone.report.Json.MAPPER.readValue(Files.readAllBytes(f),
+                            new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, Object>>() { });
+                        if (RunRecords.SCHEMA.equals(m.get("schema")) && m.get("run_id") instanceof String) {
+                            m.put("__file", f);
+                            records.add(m);
+                        }
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // a file that is no record is not shown
+                }
+            });
+        } catch (java.io.IOException e) {
+            return;
+        }
+        records.sort(java.util.Comparator.comparing(m -> String.valueOf(m.get("finished_at"))));
+        for (ServeConfig.Job job : jobs) {
+            String by = "dpone serve (job " + job.name() + ")";
+            List<Map<String, Object>> own = records.stream().filter(m -> by.equals(m.get("by"))).toList();
+            for (Map<String, Object> m : own.subList(Math.max(0, own.size() - RunHistory.KEEP), own.size())) {
+                history.record(job.name(), fromRecord(m), recordFiles(m), false);
+            }
+        }
+    }
+
+    private StatusSnapshot.Run fromRecord(Map<String, Object> m) {
+        Instant started = instant(m.get("started_at"));
+        Instant finished = instant(m.get("finished_at"));
+        List<StatusSnapshot.Gate> gates = new ArrayList<>();
+        if (m.get("gates") instanceof Map<?, ?> g) {
+            g.forEach((name, status) -> gates.add(new StatusSnapshot.Gate(String.valueOf(name), String.valueOf(status),
+                Map.of())));
+        }
+        List<StatusSnapshot.Blocker> blockers = new ArrayList<>();
+        if (m.get("blockers") instanceof List<?> codes) {
+            for (Object code : codes) {
+                blockers.add(new StatusSnapshot.Blocker(String.valueOf(code), "", blockers.isEmpty()
+                    && m.get("first_blocker") != null ? String.valueOf(m.get("first_blocker")) : "",
+                    runbook.line(String.valueOf(code))));
+            }
+        }
+        long rows = m.get("loaded_rows") instanceof Number n ? n.longValue() : 0;
+        long ms = started != null && finished != null ? java.time.Duration.between(started, finished).toMillis() : 0;
+        return new StatusSnapshot.Run((String) m.get("run_id"), String.valueOf(m.get("status")), finished, rows, ms,
+            gates, blockers, List.of());
+    }
+
+    private Map<String, Path> recordFiles(Map<String, Object> m) {
+        Map<String, Path> files = new LinkedHashMap<>();
+        files.put("run_record.json", (Path) m.get("__file"));
+        existing(files, "evidence_journal.json", stateDir.resolve("runs").resolve(TransferRun.keyOf(
+            (String) m.get("run_id")) + ".json"));
+        return files;
+    }
+
+    private static Instant instant(Object text) {
+        try {
+            return text instanceof String s ? Instant.parse(s) : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     @Override
