@@ -24,7 +24,7 @@ public final class StatusPage {
         h3{font-size:1em;margin:1em 0 .3em}
         table{border-collapse:collapse;margin:.3em 0 .8em;background:#fff}
         th,td{border:1px solid #d0d5dd;padding:.25em .5em;text-align:left;vertical-align:top}
-        th{background:#eef1f5;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
+        th{background:#eef1f5;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
         .passed,.passed_resumed{color:#0a6b2d;font-weight:600}.failed{color:#b42318;font-weight:600}
         .skipped,.none,.interrupted{color:#8a6d00}.running{color:#1f5fbf;font-weight:600}
         .gate{display:inline-block;margin:0 .3em .2em 0;padding:0 .35em;border-radius:3px;background:#eef1f5}
@@ -164,8 +164,8 @@ public final class StatusPage {
             o.append("<tr id=\"route-").append(h(r.id())).append("\"><td><code>").append(h(r.id()))
                 .append("</code></td><td>").append(h(r.state())).append("</td><td class=\"n\">").append(r.exchanges())
                 .append("</td><td class=\"n\">").append(r.failed()).append("</td><td class=\"n\">").append(r.inflight())
-                .append("</td><td class=\"n\">").append(r.meanMs()).append(" ms</td><td class=\"n\">").append(r.lastMs())
-                .append(" ms</td><td>");
+                .append("</td><td class=\"n\">").append(ms(r.meanMs())).append("</td><td class=\"n\">")
+                .append(ms(r.lastMs())).append("</td><td>");
             if (!r.steps().isEmpty()) {
                 o.append("<details><summary>").append(r.steps().size()).append(" step(s)</summary><table><tr>")
                     .append("<th>Step</th><th>Processor</th><th>Exchanges</th><th>Failed</th><th>Mean</th><th>Max</th>")
@@ -173,9 +173,9 @@ public final class StatusPage {
                 for (StatusSnapshot.Step st : r.steps()) {
                     o.append("<tr><td><code>").append(h(st.id())).append("</code></td><td>").append(h(st.processor()))
                         .append("</td><td class=\"n\">").append(st.exchanges()).append("</td><td class=\"n\">")
-                        .append(st.failed()).append("</td><td class=\"n\">").append(st.meanMs())
-                        .append(" ms</td><td class=\"n\">").append(st.maxMs()).append(" ms</td><td class=\"n\">")
-                        .append(st.totalMs()).append(" ms</td></tr>");
+                        .append(st.failed()).append("</td><td class=\"n\">").append(ms(st.meanMs()))
+                        .append("</td><td class=\"n\">").append(ms(st.maxMs())).append("</td><td class=\"n\">")
+                        .append(ms(st.totalMs())).append("</td></tr>");
                 }
                 o.append("</table></details>");
             }
@@ -193,6 +193,11 @@ public final class StatusPage {
         StringBuilder b = new StringBuilder();
         figures.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
         return b.toString();
+    }
+
+    /** A JMX processing time: Camel reports -1 before the first exchange. */
+    static String ms(long millis) {
+        return millis < 0 ? "-" : millis + " ms";
     }
 
     static String time(Instant t) {

@@ -157,7 +157,11 @@ class StatusPageBrowserTest {
                 String routes = browser.findElement(By.id("routes-table")).getText();
                 assertTrue(routes.contains("full_refresh") && routes.contains("typed_binary_streaming")
                     && routes.contains("dpone_cdc_orders"), routes);
-                assertTrue(browser.getPageSource().contains("load_chunk"), "the routes' steps are listed");
+                WebElement transfer = browser.findElement(By.id("route-typed_binary_streaming"));
+                transfer.findElement(By.tagName("summary")).click(); // a person opens the route's steps
+                String steps = transfer.getText();
+                assertTrue(steps.contains("load_chunk") && steps.contains("quality_gates"), "the steps with their "
+                    + "statistics: " + steps);
 
                 String page = browser.getPageSource();
                 for (String leak : List.of(SECRET, ROW_VALUE, dir.toString(), "dpone-planted.invalid",
@@ -201,7 +205,7 @@ class StatusPageBrowserTest {
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--window-size=1500,1500", "--user-data-dir=" + profile);
+            "--disable-dev-shm-usage", "--window-size=1700,2300", "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
             .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
             .usingAnyFreePort()
