@@ -34,9 +34,17 @@ public final class CdcStreamJob implements Processor {
     private final ConnectionContext context;
     /** False until a materialization passed (and again after one failed): the next tick materializes even if idle. */
     private volatile boolean materializedOnce;
+    private final RunObserver observer;
 
     public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
                         ConnectionContext context) {
+        this(stream, camel, locks, signal, context, RunObserver.NONE);
+    }
+
+    /** As above, telling {@code observer} (the status page's history, lineage) about each tick. */
+    public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
+                        ConnectionContext context, RunObserver observer) {
+        this.observer = observer;
         this.context = context;
         this.stream = stream;
         this.camel = camel;
@@ -81,6 +89,11 @@ public final class CdcStreamJob implements Processor {
         return stats;
     }
 
+    /** What this job was configured with. */
+    public ServeConfig.CdcStream config() {
+        return stream;
+    }
+
     @Override
     public void process(Exchange exchange) {
         if (signal.stopping()) {
@@ -92,11 +105,16 @@ public final class CdcStreamJob implements Processor {
                 stream.name());
             return;
         }
+        java.util.UUID tickId = java.util.UUID.randomUUID();
+        boolean told = false;
         try {
+            observer.tickStarting(stream, tickId);
             // every mode (local file sink, local into ClickHouse, live SQL Server CDC / Change Tracking) runs its
             // tick through this pod's camel context, fenced like a CLI tick
             CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, tick -> CdcTickRunner.run(camel, tick));
             stats.record(r);
+            told = true;
+            observer.tickFinished(stream, tickId, r, null);
             int applied = r.counts() == null ? 0 : r.counts().applied();
             if (stream.materialize() != null && r.passed() && (applied > 0 || !materializedOnce)) {
                 materialize(System.nanoTime());
@@ -114,6 +132,9 @@ public final class CdcStreamJob implements Processor {
             }
         } catch (RuntimeException e) {
             LOG.error("cdc stream {}: {}", stream.name(), Redactor.global().describe(e));
+            if (!told) {
+                observer.tickFinished(stream, tickId, null, e);
+            }
         } finally {
             locks.release(stream.targetKey());
         }

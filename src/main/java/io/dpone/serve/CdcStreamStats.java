@@ -27,6 +27,7 @@ public class CdcStreamStats {
     private String highWatermark = "";
     private long lag = -1;
     private long millisBehindSource = -1;
+    private java.time.Instant lastTickAt;
 
     private long materializations;
     private long failedMaterializations;
@@ -51,6 +52,7 @@ public class CdcStreamStats {
         lastStatus = r.passed() ? "passed" : "failed";
         lastBlockerCodes = String.join(",", r.blockers().stream().map(Blocker::code).distinct().toList());
         lastDurationMs = r.metrics() == null ? 0 : r.metrics().durationMs();
+        lastTickAt = r.finishedAt();
         Map<String, Object> after = r.offsetAfter() != null ? r.offsetAfter() : r.offsetBefore();
         committedPosition = after == null || after.get("position") == null ? "" : String.valueOf(after.get("position"));
         highWatermark = r.highWatermark() == null ? highWatermark : r.highWatermark();
@@ -73,6 +75,11 @@ public class CdcStreamStats {
         lastMaterializeStatus = passed ? "passed" : "failed";
         lastMaterializeMs = millis;
         visibleBehindSourceMs = passed && millisBehindSource >= 0 ? millisBehindSource + sinceTickMs : -1;
+    }
+
+    /** When the last tick ended (UTC), null before the first. */
+    public synchronized java.time.Instant lastTickAt() {
+        return lastTickAt;
     }
 
     public synchronized void skipped() {

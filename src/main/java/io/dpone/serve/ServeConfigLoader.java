@@ -101,7 +101,25 @@ public final class ServeConfigLoader {
             }
         });
         return new ServeConfig(port, host, idle, request, state, routesDir, reload, components, fileDirs, reloadEvery,
-            timeout, readiness, probeTimeout, jobs, streams, certs, camel);
+            timeout, readiness, probeTimeout, jobs, streams, certs, camel, lineage(root.get("lineage")));
+    }
+
+    /** {@code lineage:}: its shape (exactly one of url and file) is the schema's. */
+    private io.dpone.lineage.LineageConfig lineage(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        java.net.URI url = null;
+        if (n.path("url").isTextual()) {
+            try {
+                url = new java.net.URI(n.get("url").asText());
+            } catch (java.net.URISyntaxException e) {
+                invalid("lineage.url", "not a URL");
+            }
+        }
+        return new io.dpone.lineage.LineageConfig(url, n.path("endpoint").asText(null),
+            n.path("api_key_env").asText(null), path(n.get("file")), n.path("namespace").asText(null),
+            n.has("timeout") ? duration(n.get("timeout"), io.dpone.lineage.LineageConfig.DEFAULT_TIMEOUT) : null);
     }
 
     private ServeConfig.Job job(JsonNode n, String p, Set<String> names) {
