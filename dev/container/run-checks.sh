@@ -101,7 +101,7 @@ if ! podman image exists "$debian_image"; then
   fi
   show "tar -C $cache/rootfs -c . | podman import - $debian_image"
   tar -C "$cache/rootfs" --exclude='./var/cache/apt/archives/*.deb' --exclude='./var/lib/apt/lists/*' -c . \
-    | podman import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$debian_image" >/dev/null
+    | podman import --quiet --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$debian_image" >/dev/null
 fi
 # the certificate authorities the host trusts beyond the base's own (e.g. a TLS-inspecting proxy's), one per file
 ctx="$cache/base-context"
@@ -302,11 +302,16 @@ figure "kube play to readiness ($ready_path 200)" "$(secs "$t0" "$(now)") s"
 http_get "$ctr" "$ready_path" | sed -n '1p;$p'; echo
 podman pod ps --filter name=dpone-pod-0 --format '{{.Name}} {{.Status}}, {{.NumberOfContainers}} containers'
 echo "the connection context from the Secret: $(podman exec "$ctr" sh -c 'ls /etc/dpone/secret; echo " $DPONE_RUNTIME_CONNECTION_CONTEXT"' | tr '\n' ' ')"
+# readiness can answer before serve has logged its start (its last step); a SIGTERM before that ends the JVM
+# without the graceful stop, so the stop waits for the line
+started() { podman logs "$ctr" 2>&1 | grep -q 'dpone serve started'; }
+await 120 started || fail "the pod's serve did not log its start within 120 s"
 show podman pod stop -t 60 dpone-pod-0
 t0=$(now)
 podman pod stop -t 60 dpone-pod-0 >/dev/null
-figure "kube play pod stop" "$(secs "$t0" "$(now)") s"
-podman logs "$ctr" 2>&1 | messages | grep -E 'dpone serve (started|stopping|stopped)' | cut -c1-200
+figure "kube play pod stop" "$(secs "$t0" "$(now)") s, exit code $(podman inspect --format '{{.State.ExitCode}}' "$ctr")"
+podman logs "$ctr" 2>&1 | messages | grep -E 'dpone serve (started|stopping|stopped)' | cut -c1-200 || true
+podman logs "$ctr" 2>&1 | grep -q 'dpone serve stopped' || fail "the pod's serve did not log its graceful stop"
 show podman kube down play.yaml
 podman kube down "$kube/play.yaml" >/dev/null
 podman volume rm -f dpone-state >/dev/null 2>&1 || true
@@ -346,10 +351,13 @@ else
   figure "compose dpone service: up to HEALTHCHECK healthy" "$(secs "$t0" "$(now)") s"
   echo "connection context: $(podman exec "$cctr" sh -c 'echo $DPONE_RUNTIME_CONNECTION_CONTEXT')"
   http_get "$cctr" /observe/health/ready | sed -n '1p;$p'; echo
+  cstarted() { podman logs "$cctr" 2>&1 | grep -q 'dpone serve started'; }
+  await 120 cstarted || fail "the compose service's serve did not log its start within 120 s"
   t0=$(now)
   podman stop -t 60 "$cctr" >/dev/null
-  figure "compose dpone service: podman stop" "$(secs "$t0" "$(now)") s"
-  podman logs "$cctr" 2>&1 | messages | grep -E 'dpone serve (started|stopping|stopped)' | cut -c1-200
+  figure "compose dpone service: podman stop" "$(secs "$t0" "$(now)") s, exit code $(podman inspect --format '{{.State.ExitCode}}' "$cctr")"
+  podman logs "$cctr" 2>&1 | messages | grep -E 'dpone serve (started|stopping|stopped)' | cut -c1-200 || true
+  podman logs "$cctr" 2>&1 | grep -q 'dpone serve stopped' || fail "the compose service did not log its graceful stop"
   "${compose[@]}" down -v >/dev/null 2>&1 || true
 fi
 
