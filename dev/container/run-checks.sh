@@ -314,7 +314,10 @@ podman logs "$ctr" 2>&1 | messages | grep -E 'dpone serve (started|stopping|stop
 podman logs "$ctr" 2>&1 | grep -q 'dpone serve stopped' || fail "the pod's serve did not log its graceful stop"
 show podman kube down play.yaml
 podman kube down "$kube/play.yaml" >/dev/null
-podman volume rm -f dpone-state >/dev/null 2>&1 || true
+# podman 4.3's kube down leaves the ConfigMaps' volumes behind
+for volume in dpone-state $(awk '/^kind: ConfigMap/ { c = 1 } c && /^  name: / { print $2; c = 0 }' "$kube/play.yaml"); do
+  podman volume rm -f "$volume" >/dev/null 2>&1 || true
+done
 podman secret rm dpone-connections-env >/dev/null
 
 # ---- 6. docker-compose.yml's dpone service ----
