@@ -58,6 +58,7 @@ class CdcVerifyTest {
     Path dir;
 
     String db;
+    String url;
     H2CdcFixture fx;
     JdbcSourceReader reader;
     CdcRunOptions tickOptions;
@@ -92,7 +93,7 @@ class CdcVerifyTest {
     /** A source with history (inserts, updates, deletes, key changes, one key updated many times in one txn). */
     void start(String name) throws Exception {
         db = TestEngines.newDatabase(name);
-        String url = TestEngines.newH2Url();
+        url = TestEngines.newH2Url();
         fx = new H2CdcFixture(url);
         reader = ArtifactFixtures.reader(url);
         tickOptions = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
@@ -396,5 +397,65 @@ class CdcVerifyTest {
             + "dpone_cdc_version + 1 AS dpone_cdc_version) FROM " + versions() + " FINAL WHERE order_id = " + stale);
         assertFoundAndRepaired(verify(false), true, stale);
         ch.execute("SYSTEM START MERGES " + versions());
+    }
+
+    record Cli(int exit, String out, String err) {
+    }
+
+    Cli cli(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        var utf8 = java.nio.charset.StandardCharsets.UTF_8;
+        int exit = new picocli.CommandLine(new io.dpone.cli.VerifyCommand(() -> TestEngines.context(url),
+            new java.io.PrintStream(out, true, utf8), new java.io.PrintStream(err, true, utf8)))
+            .setErr(new java.io.PrintWriter(err, true, utf8)).execute(args);
+        return new Cli(exit, out.toString(utf8), err.toString(utf8));
+    }
+
+    @Test
+    void theCommandVerifiesAndRepairsThroughConnectionAliases() throws Exception {
+        start("verifycli");
+        incremental();
+        List<String> base = List.of("--pipeline-name", "orders-verify", "--backend", "mssql_cdc", "--source-schema",
+            "dbo", "--source-table", "orders", "--cdc-dataset", db + ".orders_cdc", "--target-dataset", db
+                + ".orders_current", "--unique-key", "order_id", "--source-connection-id", TestEngines.SOURCE,
+            "--sink-connection-id", TestEngines.CLICKHOUSE, "--format", "json");
+        java.util.function.Function<String[], Cli> run = extra -> {
+            List<String> args = new ArrayList<>(base);
+            args.addAll(List.of(extra));
+            if (!args.contains("--buckets")) {
+                args.addAll(List.of("--buckets", "8"));
+            }
+            args.addAll(List.of("--output-dir", dir.resolve("cli-" + System.nanoTime()).toString()));
+            return cli(args.toArray(String[]::new));
+        };
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        Cli ok = run.apply(new String[0]);
+        assertEquals(0, ok.exit(), ok.err());
+        assertEquals("", ok.err());
+        assertEquals("passed", json.readTree(ok.out()).path("verdict").asText());
+        assertEquals(CdcVerifier.SCHEMA, json.readTree(ok.out()).path("schema").asText());
+        assertFalse(ok.out().contains(dir.toAbsolutePath().toString()), "no local path in the report");
+
+        int key = new ArrayList<>(live.keySet()).get(9);
+        ch.execute("ALTER TABLE " + versions() + " DELETE WHERE order_id = " + key + " SETTINGS mutations_sync = 2");
+        Cli red = run.apply(new String[0]);
+        assertEquals(1, red.exit());
+        assertEquals("", red.out());
+        var doc = json.readTree(red.err());
+        assertEquals("mismatched", doc.path("verdict").asText());
+        assertEquals(CdcVerifier.MISMATCH, doc.path("blockers").get(0).path("code").asText());
+        assertEquals(1, doc.path("mismatched_buckets").get(0).path("missing_in_serving").asLong());
+
+        Cli repaired = run.apply(new String[] {"--repair"});
+        assertEquals(0, repaired.exit(), repaired.err());
+        assertEquals("repaired", json.readTree(repaired.out()).path("verdict").asText());
+        assertEquals(0, run.apply(new String[0]).exit());
+
+        Cli buckets = run.apply(new String[] {"--buckets", "3"});
+        assertEquals(1, buckets.exit());
+        assertEquals(CdcVerifier.INVALID_ARGUMENT, json.readTree(buckets.err()).path("blockers").get(0).path("code")
+            .asText());
+        assertEquals(2, cli("--pipeline-name", "x").exit());
     }
 }
