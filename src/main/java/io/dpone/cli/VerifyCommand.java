@@ -65,6 +65,14 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--max-change-events", defaultValue = "1000000", description = "source changes the confirm "
         + "pass may read before the result is inconclusive (default: ${DEFAULT-VALUE})")
     int maxChangeEvents;
+    @Option(names = "--value-policy", paramLabel = "COLUMN=POLICY", description = "the stream's value policy for "
+        + "COLUMN (refuse, clamp, null or as_text), so the source is read as its ticks read it; repeatable")
+    Map<String, String> valuePolicy;
+    @Option(names = "--value-policy-default", paramLabel = "POLICY",
+        description = "the stream's default value policy: refuse (default), clamp or null")
+    String valuePolicyDefault;
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
     @Option(names = "--repair", description = "re-snapshot the buckets that differ, then verify again")
     boolean repair;
     @Option(names = "--output-dir", description = "where cdc_verify.json/.md go "
@@ -90,6 +98,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        io.dpone.manifest.ValuePolicies policies = CdcStreamOptions.policies(valuePolicy, valuePolicyDefault, spec);
         if (outputDir == null) {
             outputDir = io.dpone.connect.EmbeddedDefaults.home().resolve("reports").resolve("cdc-verify")
                 .resolve(MaterializeCommand.defaultOutputDir(targetDataset).getFileName());
@@ -107,7 +116,7 @@ public final class VerifyCommand implements Callable<Integer> {
                  Connection positions = io.dpone.source.SourceConnections.open(source, "dpone-cdc-verify")) {
                 report = new CdcVerifier(ch, rows, positions, outputDir.resolve("spool")).verify(
                     new CdcVerifier.Options(stream, captureInstance, targetDataset, buckets, repair, checkpointJson,
-                        maxChangeEvents), outputDir);
+                        maxChangeEvents, policies), outputDir);
             } catch (SQLException e) {
                 throw new DponeException(io.dpone.error.BlockerCode.SOURCE_READ_FAILED, "--source-connection-id",
                     "cannot close the source connection: " + e.getClass().getSimpleName());

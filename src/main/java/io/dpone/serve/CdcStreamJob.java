@@ -107,7 +107,7 @@ public final class CdcStreamJob implements Processor {
                     new io.dpone.cdc.verify.CdcVerifier.Options(new io.dpone.cdc.StreamIdentity(o.pipelineName(),
                         o.backend(), o.sourceSchema(), o.sourceTable(), o.targetDataset(), o.uniqueKeys()),
                         o.captureInstance(), stream.materialize().targetDataset(), v.buckets(), v.repair(),
-                        null, 1_000_000), v.outputDir());
+                        null, 1_000_000, o.valuePolicies()), v.outputDir());
                 verdict = String.valueOf(report.get("verdict"));
                 mismatched = io.dpone.cdc.verify.CdcVerifier.mismatchedBuckets(report);
                 if ("passed".equals(verdict) || "repaired".equals(verdict)) {

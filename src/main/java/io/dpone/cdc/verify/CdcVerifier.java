@@ -106,11 +106,16 @@ public final class CdcVerifier {
      * @param repair          re-snapshot the differing buckets, then verify again
      * @param checkpointJson  the stream's file checkpoint, or null for {@code <log db>.dpone_cdc_offsets}
      * @param maxChangeEvents the most source changes the confirm pass reads before it gives up (inconclusive)
+     * @param valuePolicies   the stream's value policies (null: none), so the source reads as its ticks read it
      */
     public record Options(StreamIdentity stream, String captureInstance, String servingDataset, int buckets,
-                          boolean repair, Path checkpointJson, int maxChangeEvents) {
+                          boolean repair, Path checkpointJson, int maxChangeEvents, ValuePolicies valuePolicies) {
+        public Options {
+            valuePolicies = valuePolicies == null ? ValuePolicies.NONE : valuePolicies;
+        }
+
         public Options(StreamIdentity stream, String servingDataset, int buckets, boolean repair) {
-            this(stream, null, servingDataset, buckets, repair, null, 1_000_000);
+            this(stream, null, servingDataset, buckets, repair, null, 1_000_000, null);
         }
     }
 
@@ -325,7 +330,8 @@ public final class CdcVerifier {
             }
             published = CdcServing.published(ch, target[0], target[1]).orElseThrow(() -> unusable(o.servingDataset()
                 + " does not exist or was not published by dpone ops cdc-materialize-clickhouse"));
-            table = rows.describe(new TableRef(o.stream().sourceSchema(), o.stream().sourceTable()), List.of());
+            table = rows.describe(new TableRef(o.stream().sourceSchema(), o.stream().sourceTable()), List.of(),
+                o.valuePolicies());
             columns = table.columns().stream().map(SourceColumn::name).toList();
             keyIndex = new int[o.stream().uniqueKeys().size()];
             keyColumns = new ArrayList<>();
@@ -514,7 +520,7 @@ public final class CdcVerifier {
                 return 0;
             }
             CdcSourceReader reader = LiveReaders.reader(o.stream().backend(), source, o.stream(), o.captureInstance(),
-                ValuePolicies.NONE);
+                o.valuePolicies());
             RowBinaryEncoder encoder = new RowBinaryEncoder(keyColumns);
             TypedRowHasher hasher = new TypedRowHasher(keyColumns);
             ByteBuf buf = new ByteBuf(256);
