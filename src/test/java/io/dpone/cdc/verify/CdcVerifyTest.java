@@ -522,4 +522,30 @@ class CdcVerifyTest {
             assertTrue(passes.getAsBoolean());
         }
     }
+
+    /**
+     * A {@code tombstone} serving view keeps deleted keys, flagged: only its live rows are compared. One bucket (the
+     * whole key space) works as well.
+     */
+    @Test
+    void aTombstoneViewIsComparedByItsLiveRowsAndOneBucketCoversEverything() throws Exception {
+        start("verifytomb");
+        Map<String, Object> m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(db + ".orders_cdc",
+            db + ".orders_current", List.of("order_id"), DeleteMode.tombstone, Mode.incremental,
+            new Incremental(1_000_000, Duration.ofDays(7), Compact.never, 32, 0.25, "auto")), null);
+        assertEquals(true, m.get("passed"), String.valueOf(m.get("blockers")));
+        assertTrue(Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "orders_current")
+            + " WHERE dpone_cdc_deleted = 1").get(0).get(0)) > 0, "the history has deletes");
+        assertPasses(verify(false));
+        int key = new ArrayList<>(live.keySet()).get(21);
+        ch.execute("ALTER TABLE " + versions() + " UPDATE note = concat(ifNull(note, ''), 'x') WHERE order_id = "
+            + key + " SETTINGS mutations_sync = 2");
+        Map<String, Object> one = new CdcVerifier(ch, reader, fx.connection, dir.resolve("spool")).verify(
+            new CdcVerifier.Options(stream, db + ".orders_current", 1, false), null);
+        assertEquals(List.of(0), mismatched(one));
+        assertEquals("tombstone", one.get("delete_mode"));
+        Map<String, Object> repaired = verify(true);
+        assertEquals("repaired", repaired.get("verdict"), String.valueOf(repaired.get("after_repair")));
+        assertPasses(verify(false));
+    }
 }
