@@ -35,6 +35,12 @@ public class CdcStreamStats {
     private long lastMaterializeMs;
     private long visibleBehindSourceMs = -1;
 
+    private long verifications;
+    private long failedVerifications;
+    private long mismatchedBuckets = -1;
+    private String lastVerifyVerdict = "none";
+    private long lastVerifyMs;
+
     public CdcStreamStats(String name) {
         this.name = name;
     }
@@ -80,6 +86,46 @@ public class CdcStreamStats {
     /** When the last tick ended (UTC), null before the first. */
     public synchronized java.time.Instant lastTickAt() {
         return lastTickAt;
+    }
+
+    /**
+     * A scheduled verification: its verdict ({@code passed}, {@code repaired}, {@code mismatched}, {@code blocked}),
+     * the buckets still mismatched after it (-1 when it was blocked before comparing) and its duration.
+     */
+    public synchronized void verified(String verdict, long mismatched, long millis) {
+        verifications++;
+        if (!"passed".equals(verdict) && !"repaired".equals(verdict)) {
+            failedVerifications++;
+        }
+        lastVerifyVerdict = verdict;
+        mismatchedBuckets = mismatched;
+        lastVerifyMs = millis;
+    }
+
+    @ManagedAttribute(description = "Scheduled verifications run (cdc_streams[].verify)")
+    public synchronized long getVerifications() {
+        return verifications;
+    }
+
+    @ManagedAttribute(description = "Scheduled verifications that did not pass (mismatch or blocked)")
+    public synchronized long getFailedVerifications() {
+        return failedVerifications;
+    }
+
+    @ManagedAttribute(description = "Key-hash buckets that differed from the source at the last verification (-1: none "
+        + "compared yet)")
+    public synchronized long getMismatchedBuckets() {
+        return mismatchedBuckets;
+    }
+
+    @ManagedAttribute(description = "Verdict of the last verification: passed, repaired, mismatched, blocked or none")
+    public synchronized String getLastVerifyVerdict() {
+        return lastVerifyVerdict;
+    }
+
+    @ManagedAttribute(description = "Duration of the last verification in milliseconds")
+    public synchronized long getLastVerifyMs() {
+        return lastVerifyMs;
     }
 
     public synchronized void skipped() {

@@ -93,9 +93,14 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     }
 
     /** A CDC stream ticked periodically through the {@code cdc_runtime_tick} route. */
-    public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {
+    public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize,
+                            Verify verify) {
         public CdcStream(String name, Schedule schedule, CdcRunOptions options) {
-            this(name, schedule, options, null);
+            this(name, schedule, options, null, null);
+        }
+
+        public CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {
+            this(name, schedule, options, materialize, null);
         }
 
         public String targetKey() {
@@ -110,6 +115,14 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     public record Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
                               io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode,
                               Duration tombstoneRetention) {
+    }
+
+    /**
+     * {@code cdc_streams[].verify}: after a tick, when {@code every} has passed since the last verification,
+     * {@code dpone ops cdc-verify} of the materialized target against the source ({@code repair}: re-snapshot the
+     * differing buckets); {@code outputDir} null writes no report files.
+     */
+    public record Verify(Duration every, int buckets, boolean repair, Path outputDir) {
     }
 
     /** A certification run on demand (JMX operation, or {@code direct:dpone_certify_<name>}). */

@@ -170,7 +170,25 @@ public final class ServeConfigLoader {
                     ? io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone
                     : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention);
         }
-        return new ServeConfig.CdcStream(name, schedule, options, materialize);
+        ServeConfig.Verify verify = null;
+        JsonNode v = n.get("verify");
+        if (v != null && v.isObject()) {
+            if (materialize == null || mode != CdcMode.live) {
+                invalid(p + ".verify", "needs a live stream (source_connection_id) with materialize");
+            }
+            java.time.Duration every = null;
+            try {
+                every = java.time.Duration.parse(v.path("every").asText(""));
+            } catch (java.time.format.DateTimeParseException e) {
+                invalid(p + ".verify.every", "an ISO-8601 duration (PT1H, PT10M)");
+            }
+            int buckets = v.path("buckets").asInt(256);
+            if (buckets < 1 || buckets > 65536 || Integer.bitCount(buckets) != 1) {
+                invalid(p + ".verify.buckets", "a power of two from 1 to 65536");
+            }
+            verify = new ServeConfig.Verify(every, buckets, v.path("repair").asBoolean(false), path(v.get("output_dir")));
+        }
+        return new ServeConfig.CdcStream(name, schedule, options, materialize, verify);
     }
 
     private ServeConfig.CertificationSpec certification(JsonNode n, String p, Set<String> names) {

@@ -62,6 +62,16 @@ public final class ServeMetrics {
                 : st.getVisibleBehindSourceMs() / 1000.0, "seconds",
             "Time the serving target was behind the source when the last materialization finished: the tick's time "
                 + "behind the source plus the time until the view was updated; NaN when unknown");
+        counter("dpone.cdc.verifications", "stream", n, s, CdcStreamStats::getVerifications,
+            "Scheduled verifications of the serving target against the source (cdc_streams[].verify)");
+        counter("dpone.cdc.failed.verifications", "stream", n, s, CdcStreamStats::getFailedVerifications,
+            "Scheduled verifications that found a mismatch or were blocked");
+        gauge("dpone.cdc.verify.mismatched.buckets", "stream", n, s, st -> st.getMismatchedBuckets() < 0 ? Double.NaN
+                : st.getMismatchedBuckets(), null,
+            "Key-hash buckets of the serving target that differed from the source at the last verification (after "
+                + "the repair, when it repairs); NaN until one compared");
+        gauge("dpone.cdc.verify.last.duration", "stream", n, s, st -> st.getLastVerifyMs() / 1000.0, "seconds",
+            "Duration of the last verification");
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */

@@ -198,10 +198,19 @@ final class StatusViews implements RunObserver {
     }
 
     /**
-     * The last check of the stream's serving target: the materialization's verification (key count, NOT NULL
+     * The last check of the stream's serving target: its scheduled {@code cdc-verify} (verdict, buckets still
+     * mismatched) when the stream has {@code verify}; else the materialization's verification (key count, NOT NULL
      * columns) when the stream materializes; otherwise what exists, the last tick's own checks.
      */
     static String verify(ServeConfig.CdcStream st, CdcStreamStats s) {
+        if (st.verify() != null && !"none".equals(s.getLastVerifyVerdict())) {
+            return "cdc-verify " + s.getLastVerifyVerdict() + " (" + Math.max(0, s.getMismatchedBuckets())
+                + " bucket(s) mismatched, " + s.getLastVerifyMs() + " ms; " + s.getVerifications() + " run, "
+                + s.getFailedVerifications() + " failed)";
+        }
+        if (st.verify() != null && st.materialize() == null) {
+            return "cdc-verify: not run yet";
+        }
         if (st.materialize() != null) {
             if ("none".equals(s.getLastMaterializeStatus())) {
                 return "materialization of " + st.materialize().targetDataset() + ": not run yet";
