@@ -302,8 +302,8 @@ figure "kube play to readiness ($ready_path 200)" "$(secs "$t0" "$(now)") s"
 http_get "$ctr" "$ready_path" | sed -n '1p;$p'; echo
 podman pod ps --filter name=dpone-pod-0 --format '{{.Name}} {{.Status}}, {{.NumberOfContainers}} containers'
 echo "the connection context from the Secret: $(podman exec "$ctr" sh -c 'ls /etc/dpone/secret; echo " $DPONE_RUNTIME_CONNECTION_CONTEXT"' | tr '\n' ' ')"
-# readiness can answer before serve has logged its start (its last step); a SIGTERM before that ends the JVM
-# without the graceful stop, so the stop waits for the line
+# before readiness waited for serve's start (dpone/serve-started), it answered before serve logged its start and a
+# SIGTERM in that window ended the JVM without the graceful stop; the stop still waits for the line
 started() { podman logs "$ctr" 2>&1 | grep -q 'dpone serve started'; }
 await 120 started || fail "the pod's serve did not log its start within 120 s"
 show podman pod stop -t 60 dpone-pod-0

@@ -107,6 +107,8 @@ public final class ServeRuntime implements AutoCloseable {
                     + "start on serve's bounded Vert.x (" + ManagementHttpGuard.BEAN + "); refusing to run it unbounded");
             }
             CamelContext ctx = camel.context();
+            StartedHealthCheck started = new StartedHealthCheck();
+            HealthCheckRegistry.get(ctx).register(started);
             RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory(), config.routeFilePolicy());
             routes.scan();
             TargetLocks locks = new TargetLocks();
@@ -172,7 +174,10 @@ public final class ServeRuntime implements AutoCloseable {
             LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
                 + "health {} ({}, {}), metrics {}, status page {}", jobs.size(), streams.size(),
                 config.certifications().size(), config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS, STATUS);
-            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http, lineage);
+            ServeRuntime runtime = new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http,
+                lineage);
+            started.started();
+            return runtime;
         } catch (Exception e) {
             if (probes != null) {
                 probes.close();
