@@ -146,20 +146,14 @@ class TwinClusterPublicationTest {
         String h2 = source();
         String db = targetDatabase();
         Path manifest = manifest(db);
-        b.fault("ddl_halt=before_finished");
-        RunReport r = Dpone.run(manifest, "twin-cluster-2", context(h2, false), ProgressListener.NONE, dir.resolve("work"));
-        assertTrue(b.awaitExit(Duration.ofSeconds(30)), "b halted right after running the exchange");
-        assertFalse(r.passed(), ReportWriter.json(r));
-        assertEquals(List.of("publication.member_unreachable"), codes(r), ReportWriter.json(r));
-        assertEquals("DDL_RECORDED", r.publication().phase());
+        haltedRun(manifest, "twin-cluster-2", h2, "before_finished");
 
         // restarted, b finds the entry not recorded finished and runs the exchange again: its tables swap back
         b = b.restart();
         awaitFinished(db);
         assertEquals("0", targetRows(b, db), "b swapped the target back");
-        RunReport done = Dpone.run(manifest, "twin-cluster-2", context(h2, false), ProgressListener.NONE,
-            dir.resolve("work"));
-        assertPublished(done, db, "DDL_RECORDED");
+        assertPublished(Dpone.run(manifest, "twin-cluster-2", context(h2, false), ProgressListener.NONE,
+            dir.resolve("work")), db, "DDL_RECORDED");
     }
 
     @Test
@@ -167,11 +161,7 @@ class TwinClusterPublicationTest {
         String h2 = source();
         String db = targetDatabase();
         Path manifest = manifest(db);
-        b.fault("ddl_halt=after_finished");
-        RunReport r = Dpone.run(manifest, "twin-cluster-3", context(h2, false), ProgressListener.NONE, dir.resolve("work"));
-        assertTrue(b.awaitExit(Duration.ofSeconds(30)), "b halted right after recording the exchange finished");
-        assertFalse(r.passed(), ReportWriter.json(r));
-        assertEquals(List.of("publication.member_unreachable"), codes(r), ReportWriter.json(r));
+        haltedRun(manifest, "twin-cluster-3", h2, "after_finished");
         b = b.restart();
         assertEquals("3", targetRows(b, db), "b ran the exchange once");
         RunReport done = Dpone.run(manifest, "twin-cluster-3", context(h2, false), ProgressListener.NONE,
@@ -187,6 +177,19 @@ class TwinClusterPublicationTest {
         for (TwinProcess t : new TwinProcess[] {a, b}) {
             assertEquals(List.of(List.of("items", "3")), tables(t, db));
         }
+    }
+
+    /**
+     * Runs {@code runId} with member b halting right after its DDL worker runs the exchange ({@code halt}: before or
+     * after recording it finished): the run stops as {@code publication.member_unreachable} at DDL_RECORDED.
+     */
+    private static void haltedRun(Path manifest, String runId, String h2, String halt) throws Exception {
+        b.fault("ddl_halt=" + halt);
+        RunReport r = Dpone.run(manifest, runId, context(h2, false), ProgressListener.NONE, dir.resolve("work"));
+        assertTrue(b.awaitExit(Duration.ofSeconds(30)), "b halted right after running the exchange (" + halt + ")");
+        assertFalse(r.passed(), ReportWriter.json(r));
+        assertEquals(List.of("publication.member_unreachable"), codes(r), ReportWriter.json(r));
+        assertEquals("DDL_RECORDED", r.publication().phase());
     }
 
     /** The resumed run committed the receipt on both members and dropped every predecessor and candidate. */
