@@ -51,7 +51,7 @@ public final class RetryBudget {
         RetryPolicy<T> policy = RetryPolicy.<T>builder()
             .handleIf(TransientFaults::isTransient)
             .abortIf((T result, Throwable failure) -> failure != null && TransientFaults.isTransient(failure)
-                && !(outOfBudget[0] = !take(kind, firstFailure)))
+                && (outOfBudget[0] = !take(kind, firstFailure)))
             .withBackoff(settings.initialBackoff(), settings.maxBackoff())
             .withJitter(RetrySettings.JITTER)
             .withMaxRetries(-1)
@@ -81,6 +81,41 @@ public final class RetryBudget {
             operation.run();
             return null;
         });
+    }
+
+    /**
+     * Recovers from {@code failure} of an operation that ran outside the budget (a row fetch on the hot path, where
+     * a policy per row would cost too much): rethrows it when it is permanent, else takes a retry from the budget
+     * (failing typed when it is spent), waits the first backoff and runs {@code retry} under {@link #call}.
+     */
+    public <T> T recover(OperationKind kind, RuntimeException failure, Supplier<T> retry) {
+        if (!TransientFaults.isTransient(failure)) {
+            throw failure;
+        }
+        long[] firstFailure = {0};
+        boolean allowed = take(kind, firstFailure);
+        if (!allowed) {
+            if (settings.maxRetries() > 0) {
+                throw exhausted(kind, failure);
+            }
+            throw failure;
+        }
+        try {
+            Thread.sleep(jittered(settings.initialBackoff().toMillis())); // the backoff before the first retry
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure;
+        } finally {
+            synchronized (this) {
+                spentNanos += System.nanoTime() - firstFailure[0];
+            }
+        }
+        return call(kind, retry);
+    }
+
+    private static long jittered(long millis) {
+        double f = 1 + RetrySettings.JITTER * (2 * java.util.concurrent.ThreadLocalRandom.current().nextDouble() - 1);
+        return Math.max(1, Math.round(millis * f));
     }
 
     /** Takes one retry from the budget if it has one left (count and time); false once spent. */
