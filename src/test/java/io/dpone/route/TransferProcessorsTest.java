@@ -132,7 +132,8 @@ class TransferProcessorsTest {
         String create = ch.statements.stream().filter(s -> s.startsWith("CREATE TABLE")).findFirst().orElseThrow();
         assertTrue(create.startsWith("CREATE TABLE `analytics`.`" + staging() + "` (`id` Int32, `status` "
             + "Nullable(String), "), create);
-        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) COMMENT '" + run.plan().generationComment()
+        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) SETTINGS non_replicated_deduplication_window = "
+            + "1000 COMMENT '" + run.plan().generationComment()
             + "'"), create);
         assertEquals(staging(), run.stagingTable());
         List<Long> chunkRows = new java.util.ArrayList<>();
