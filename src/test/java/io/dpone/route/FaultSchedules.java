@@ -27,18 +27,20 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The fault suite's full-refresh schedules (issue 35, docs/testing.md "The fault suite"): a {@link FaultProxy} between
- * dpone and the ClickHouse HTTP twin, one seeded schedule per run. Each schedule loads the table once with the proxy's
- * faults off (the old generation), then again under the schedule's faults, and checks the invariants: the run passes
- * or fails typed within its bound; the target holds the old or the new generation, complete (every source key once,
- * one run id); a failed run, resumed with the same run id and the faults off, passes and publishes exactly the source.
+ * dpone and the ClickHouse HTTP twin, one seeded schedule per run. Each schedule loads the table under the schedule's
+ * faults and checks the invariants: the run passes or fails typed within its bound; the target holds the old
+ * generation (the previous schedule's) or the new one, complete (every source key once, one run id); a failed run,
+ * resumed with the same run id and the faults off, passes and publishes exactly the source.
  * Used by {@code FaultSuiteTest} (a few dozen schedules in CI) and {@code bench/fault-schedules.sh} (a thousand).
  */
 public final class FaultSchedules {
     static final String SERVER = "clickhouse_faulty";
 
-    /** A schedule's parameters. {@code rate}: share of connections with a fault; {@code window}: offset bound. */
-    public record Schedule(long seed, String route, int rows, int chunkRows, List<FaultProxy.Kind> kinds, double rate,
-                           long window) {
+    /**
+     * A schedule's parameters: the proxy's seed and fault kinds; {@code rate}, the share of connections with a fault;
+     * {@code window}, the bound of a fault's byte offset.
+     */
+    public record Schedule(long seed, String route, List<FaultProxy.Kind> kinds, double rate, long window) {
     }
 
     /** What a schedule did; {@code violation} is null when every invariant held. */
@@ -57,29 +59,58 @@ public final class FaultSchedules {
         this.boundMillis = boundMillis;
     }
 
-    public Outcome run(DponeCamel camel, Schedule s) throws Exception {
+    /**
+     * Runs {@code schedules} (one route, one table) as a chain on one source and one target: a first run without
+     * faults publishes the starting generation, then every schedule runs under its faults with its own run id, so the
+     * generation a schedule must leave untouched when it fails is the one the schedule before it published.
+     */
+    public List<Outcome> chain(DponeCamel camel, String route, int rows, int chunkRows, List<Schedule> schedules)
+            throws Exception {
         String h2 = TestEngines.newH2Url();
-        String db = TestEngines.newDatabase("fault_" + Long.toUnsignedString(s.seed(), 36));
-        Path work = Files.createDirectories(dir.resolve("s" + Long.toUnsignedString(s.seed(), 36) + "-" + System.nanoTime()));
+        String db = TestEngines.newDatabase("fault_chain");
+        Path work = Files.createDirectories(dir.resolve("chain-" + System.nanoTime()));
         URIParts twinUrl = URIParts.of(twin.url());
+        List<Outcome> out = new ArrayList<>();
         try (Connection src = DriverManager.getConnection(h2, "sa", "");
-             FaultProxy proxy = FaultProxy.start(twinUrl.host(), twinUrl.port(), s.seed(), s.kinds(), s.rate(),
-                 s.window(), 2_500, 1_500);
              ClickHouseEndpoint direct = ClickHouseEndpoints.open(context(work, h2, twin.url())
                  .resolve(SERVER, ConnectionType.CLICKHOUSE, "test"))) {
-            DemoSalesGenerator.seed(src, s.rows(), 7);
-            ConnectionContext faulty = context(work, h2, "http://127.0.0.1:" + proxy.port());
-            BatchManifest m = manifest(work, db, s);
-            proxy.faults(false);
-            RunReport good = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, "old", ProgressListener.NONE));
-            if (!good.passed()) {
-                return outcome(s, good, proxy, 0, false, "the run without faults failed: " + codes(good));
+            DemoSalesGenerator.seed(src, rows, 7);
+            BatchManifest m = manifest(work, db, route, chunkRows);
+            ConnectionContext plain = context(work, h2, twin.url());
+            RunReport base = bounded(() -> new FullRefreshRunner(camel, plain, work).run(m, "base",
+                ProgressListener.NONE));
+            if (!base.passed()) {
+                throw new IllegalStateException("the run without faults failed: " + codes(base));
             }
-            proxy.faults(true);
+            String published = "base";
+            for (Schedule s : schedules) {
+                Outcome o = one(camel, s, m, work, h2, direct, db, rows, twinUrl, published);
+                out.add(o);
+                if (o.violation() != null) {
+                    break; // the chain's state is unknown from here
+                }
+                published = runId(s);
+            }
+            return out;
+        } finally {
+            dropQuietly(db, work, h2);
+        }
+    }
+
+    private static String runId(Schedule s) {
+        return "s" + Long.toUnsignedString(s.seed(), 36);
+    }
+
+    private Outcome one(DponeCamel camel, Schedule s, BatchManifest m, Path work, String h2, ClickHouseEndpoint direct,
+                        String db, int rows, URIParts twinUrl, String published) throws Exception {
+        String id = runId(s);
+        try (FaultProxy proxy = FaultProxy.start(twinUrl.host(), twinUrl.port(), s.seed(), s.kinds(), s.rate(),
+                s.window(), 2_500, 1_500)) {
+            ConnectionContext faulty = context(work, h2, "http://127.0.0.1:" + proxy.port());
             long t0 = System.nanoTime();
             RunReport r;
             try {
-                r = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, "new", ProgressListener.NONE));
+                r = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, id, ProgressListener.NONE));
             } catch (TimeoutException e) {
                 return outcome(s, null, proxy, (System.nanoTime() - t0) / 1_000_000, false,
                     "the run did not end within " + boundMillis + " ms");
@@ -87,24 +118,21 @@ public final class FaultSchedules {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             proxy.faults(false);
             if (r.passed()) {
-                String v = generation(direct, db, s.rows(), "new");
-                return outcome(s, r, proxy, ms, false, v);
+                return outcome(s, r, proxy, ms, false, generation(direct, db, rows, id));
             }
             if (r.blockers().isEmpty() || codes(r).stream().anyMatch(c -> c.startsWith("runtime.") || c.isBlank())) {
                 return outcome(s, r, proxy, ms, false, "failed untyped: " + codes(r));
             }
-            String old = generation(direct, db, s.rows(), "old");
+            String old = generation(direct, db, rows, published);
             if (old != null) {
                 return outcome(s, r, proxy, ms, false, "after the failed run: " + old);
             }
-            RunReport resumed = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, "new",
+            RunReport resumed = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, id,
                 ProgressListener.NONE));
             if (!resumed.passed()) {
                 return outcome(s, r, proxy, ms, false, "the resume failed: " + codes(resumed));
             }
-            return outcome(s, r, proxy, ms, true, generation(direct, db, s.rows(), "new"));
-        } finally {
-            dropQuietly(db, work, h2);
+            return outcome(s, r, proxy, ms, true, generation(direct, db, rows, id));
         }
     }
 
@@ -166,7 +194,7 @@ public final class FaultSchedules {
         }
     }
 
-    private BatchManifest manifest(Path work, String db, Schedule s) throws Exception {
+    private BatchManifest manifest(Path work, String db, String route, int chunkRows) throws Exception {
         String yaml = """
             name: fault-schedule
             source:
@@ -189,7 +217,7 @@ public final class FaultSchedules {
               max_time: 60s
               initial_backoff: 20ms
               max_backoff: 500ms
-            """.formatted(TestEngines.SOURCE, s.chunkRows(), SERVER, db, db, s.route());
+            """.formatted(TestEngines.SOURCE, chunkRows, SERVER, db, db, route);
         return ManifestLoader.load(Files.writeString(work.resolve("sales.batch.yaml"), yaml));
     }
 
