@@ -54,6 +54,9 @@ public final class TransientFaults {
             if (t instanceof TransientFailure) {
                 return true;
             }
+            if (t instanceof TransientSignal signal) {
+                return signal.transientFault();
+            }
             if (t instanceof DponeException) {
                 return false; // typed where it was raised, as permanent
             }

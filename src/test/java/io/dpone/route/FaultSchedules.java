@@ -51,12 +51,17 @@ public final class FaultSchedules {
     private final TwinProcess twin;
     private final Path dir;
     private final long boundMillis;
+    private final long socketTimeoutMillis;
 
-    /** Schedules against {@code twin}, working under {@code dir}; each run must end within {@code boundMillis}. */
-    public FaultSchedules(TwinProcess twin, Path dir, long boundMillis) {
+    /**
+     * Schedules against {@code twin}, working under {@code dir}; each run must end within {@code boundMillis}; the
+     * alias's {@code socket_timeout} is {@code socketTimeoutMillis}, and a stall lasts 1.5 s beyond it.
+     */
+    public FaultSchedules(TwinProcess twin, Path dir, long boundMillis, long socketTimeoutMillis) {
         this.twin = twin;
         this.dir = dir;
         this.boundMillis = boundMillis;
+        this.socketTimeoutMillis = socketTimeoutMillis;
     }
 
     /**
@@ -72,7 +77,7 @@ public final class FaultSchedules {
         URIParts twinUrl = URIParts.of(twin.url());
         List<Outcome> out = new ArrayList<>();
         try (Connection src = DriverManager.getConnection(h2, "sa", "");
-             ClickHouseEndpoint direct = ClickHouseEndpoints.open(context(work, h2, twin.url())
+             ClickHouseEndpoint direct = ClickHouseEndpoints.open(context(work, h2, twin.url(), Map.of())
                  .resolve(SERVER, ConnectionType.CLICKHOUSE, "test"))) {
             DemoSalesGenerator.seed(src, rows, 7);
             BatchManifest m = manifest(work, db, route, chunkRows);
@@ -105,7 +110,7 @@ public final class FaultSchedules {
                         String db, int rows, URIParts twinUrl, String published) throws Exception {
         String id = runId(s);
         try (FaultProxy proxy = FaultProxy.start(twinUrl.host(), twinUrl.port(), s.seed(), s.kinds(), s.rate(),
-                s.window(), 2_500, 1_500)) {
+                s.window(), socketTimeoutMillis + 1_500, 1_500)) {
             ConnectionContext faulty = context(work, h2, "http://127.0.0.1:" + proxy.port());
             long t0 = System.nanoTime();
             RunReport r;
@@ -137,7 +142,7 @@ public final class FaultSchedules {
     }
 
     private void dropQuietly(String db, Path work, String h2) {
-        try (ClickHouseEndpoint direct = ClickHouseEndpoints.open(context(work, h2, twin.url())
+        try (ClickHouseEndpoint direct = ClickHouseEndpoints.open(context(work, h2, twin.url(), Map.of())
                 .resolve(SERVER, ConnectionType.CLICKHOUSE, "test"))) {
             direct.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         } catch (RuntimeException ignored) {
@@ -180,6 +185,11 @@ public final class FaultSchedules {
     }
 
     private ConnectionContext context(Path work, String h2, String url) {
+        return context(work, h2, url, Map.of("socket_timeout", socketTimeoutMillis + "ms", "response_timeout",
+            Math.max(20_000, 20 * socketTimeoutMillis) + "ms"));
+    }
+
+    private ConnectionContext context(Path work, String h2, String url, Map<String, String> options) {
         try {
             Path password = work.resolve("twin-password");
             if (!Files.exists(password)) {
@@ -188,7 +198,7 @@ public final class FaultSchedules {
             return ConnectionContext.of(Map.of(
                 TestEngines.SOURCE, TestEngines.sourceEntry(h2),
                 SERVER, new ContextEntry(SERVER, ConnectionType.CLICKHOUSE, url, TwinProcess.USER, null,
-                    password.toString(), false, Map.of("socket_timeout", "1s", "response_timeout", "20s"))), false);
+                    password.toString(), false, options)), false);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

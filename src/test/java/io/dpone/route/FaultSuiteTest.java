@@ -59,7 +59,9 @@ class FaultSuiteTest {
         List<String> only = System.getProperty("fault.routes") == null ? routes
             : List.of(System.getProperty("fault.routes").split(","));
         List<FaultSchedules.Outcome> outcomes = new ArrayList<>();
-        FaultSchedules schedules = new FaultSchedules(twin, Files.createDirectories(home.resolve("runs")), 120_000);
+        long socketTimeout = Long.getLong("fault.socket_timeout_ms", 1_000);
+        FaultSchedules schedules = new FaultSchedules(twin, Files.createDirectories(home.resolve("runs")),
+            Long.getLong("fault.bound_ms", 120_000), socketTimeout);
         long t0 = System.nanoTime();
         try (DponeCamel camel = DponeCamel.start(null, false)) {
             for (int r = 0; r < only.size(); r++) {
