@@ -368,7 +368,7 @@ class TransferProcessorsTest {
         String pull = ch.statements.get(ch.statements.size() - 1);
         assertTrue(pull.startsWith("INSERT INTO `analytics`.`" + staging() + "` (`id`, `status`, "), pull);
         assertTrue(pull.contains("FROM s3(`dpone_stage`, url = 'http://objects.test/stage-bucket/" + key + "'"), pull);
-        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1"), pull);
+        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1, insert_deduplicate = 0"), pull);
         assertFalse(pull.contains("ak") && pull.contains("'sk'"), "no key in the statement: the collection holds it");
         assertEquals(List.of(2L, 3L, 1L), List.of(run.counters().rows(), run.counters().bytes(),
             (long) run.counters().chunks()));
