@@ -52,6 +52,7 @@ public final class FaultSchedules {
     private final Path dir;
     private final long boundMillis;
     private final long socketTimeoutMillis;
+    private int maxRetries = 12;
 
     /**
      * Schedules against {@code twin}, working under {@code dir}; each run must end within {@code boundMillis}; the
@@ -69,6 +70,12 @@ public final class FaultSchedules {
      * faults publishes the starting generation, then every schedule runs under its faults with its own run id, so the
      * generation a schedule must leave untouched when it fails is the one the schedule before it published.
      */
+    /** The manifests' {@code retry.max_retries} from now on (default 12; 0: retries off). */
+    public FaultSchedules maxRetries(int retries) {
+        this.maxRetries = retries;
+        return this;
+    }
+
     public List<Outcome> chain(DponeCamel camel, String route, int rows, int chunkRows, List<Schedule> schedules)
             throws Exception {
         String h2 = TestEngines.newH2Url();
@@ -81,7 +88,8 @@ public final class FaultSchedules {
                  .resolve(SERVER, ConnectionType.CLICKHOUSE, "test"))) {
             DemoSalesGenerator.seed(src, rows, 7);
             BatchManifest m = manifest(work, db, route, chunkRows);
-            ConnectionContext plain = context(work, h2, twin.url());
+            // the starting generation: straight to the twin, with the default timeouts (a cold twin may be slow)
+            ConnectionContext plain = context(work, h2, twin.url(), Map.of());
             RunReport base = bounded(() -> new FullRefreshRunner(camel, plain, work).run(m, "base",
                 ProgressListener.NONE));
             if (!base.passed()) {
@@ -126,7 +134,7 @@ public final class FaultSchedules {
                 return outcome(s, r, proxy, ms, false, generation(direct, db, rows, id));
             }
             if (r.blockers().isEmpty() || codes(r).stream().anyMatch(c -> c.startsWith("runtime.") || c.isBlank())) {
-                return outcome(s, r, proxy, ms, false, "failed untyped: " + codes(r));
+                return outcome(s, r, proxy, ms, false, "failed untyped: " + r.blockers());
             }
             String old = generation(direct, db, rows, published);
             if (old != null) {
@@ -223,11 +231,11 @@ public final class FaultSchedules {
                 route: %s
                 order_by: [sale_id]
             retry:
-              max_retries: 12
+              max_retries: %d
               max_time: 60s
               initial_backoff: 20ms
               max_backoff: 500ms
-            """.formatted(TestEngines.SOURCE, chunkRows, SERVER, db, db, route);
+            """.formatted(TestEngines.SOURCE, chunkRows, SERVER, db, db, route, maxRetries);
         return ManifestLoader.load(Files.writeString(work.resolve("sales.batch.yaml"), yaml));
     }
 
