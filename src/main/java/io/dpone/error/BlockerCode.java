@@ -26,6 +26,7 @@ public enum BlockerCode {
     CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
     CONNECTION_CREDENTIAL_TOO_LARGE("connection.credential_too_large"),
     CONNECTION_FAILED("connection.failed"),
+    RETRY_BUDGET_EXHAUSTED("connection.retry_budget_exhausted"),
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_UNKNOWN("run.run_unknown"),

@@ -72,7 +72,7 @@ final class SourceOpening {
                 run.addNote(readPlan.note());
             }
             List<RowCursor> cursors = RangeCursors.open(source, openSource::get, run.table(), src.fetchSize(),
-                plan.rowLimit(), readPlan);
+                plan.rowLimit(), readPlan, run.retries());
             ChunkProducer producer = factory.make(cursors, run.table());
             try {
                 run.resources().producer(producer);

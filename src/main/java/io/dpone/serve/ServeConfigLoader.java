@@ -84,8 +84,13 @@ public final class ServeConfigLoader {
         items(root.path("readiness").get("connections"), (n, p) -> readiness.add(n.asText()), "");
         Duration probeTimeout = duration(root.path("readiness").get("probe_timeout"), ConnectionProbes.DEADLINE);
         Set<String> names = new HashSet<>();
+        java.util.Optional<Blocker> badRetry = io.dpone.manifest.ManifestOptions.retryBlocker(root.get("retry"),
+            "retry");
+        badRetry.ifPresent(b -> invalid(b.subject(), b.message()));
+        io.dpone.retry.RetrySettings retry = badRetry.isPresent() ? null
+            : io.dpone.manifest.RetryBlock.parse(root.get("retry"));
         List<ServeConfig.Job> jobs = new ArrayList<>();
-        items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names)), "jobs");
+        items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names, retry)), "jobs");
         List<ServeConfig.CdcStream> streams = new ArrayList<>();
         items(root.get("cdc_streams"), (n, p) -> streams.add(stream(n, p, names)), "cdc_streams");
         List<ServeConfig.CertificationSpec> certs = new ArrayList<>();
@@ -122,10 +127,12 @@ public final class ServeConfigLoader {
             n.has("timeout") ? duration(n.get("timeout"), io.dpone.lineage.LineageConfig.DEFAULT_TIMEOUT) : null);
     }
 
-    private ServeConfig.Job job(JsonNode n, String p, Set<String> names) {
+    /** A job; its manifest runs under serve's {@code retry:} budget unless it states its own. */
+    private ServeConfig.Job job(JsonNode n, String p, Set<String> names, io.dpone.retry.RetrySettings retry) {
         String name = uniqueName(n, p, names);
         Path manifestPath = path(n.get("manifest"));
-        return new ServeConfig.Job(name, manifestPath, manifest(manifestPath, p + ".manifest"),
+        BatchManifest manifest = manifest(manifestPath, p + ".manifest");
+        return new ServeConfig.Job(name, manifestPath, manifest == null ? null : manifest.withRetryFallback(retry),
             schedule(n.get("schedule"), p + ".schedule"));
     }
 

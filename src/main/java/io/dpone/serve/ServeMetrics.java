@@ -94,6 +94,13 @@ public final class ServeMetrics {
             "Finished runs of the " + what + " that did not pass");
         counter(prefix + ".skipped.overlaps", tag, n, s, TransferStats::getSkippedOverlaps,
             "Ticks skipped because a run of the same target table was in flight");
+        for (io.dpone.retry.OperationKind kind : io.dpone.retry.OperationKind.values()) {
+            FunctionCounter.builder(prefix + ".retries", s, st -> st.retries(kind)).tag(tag, n)
+                .tag("operation", kind.key()).description("Attempts the " + what + "'s finished runs retried after "
+                    + "a transient fault, per idempotent operation kind").register(registry);
+        }
+        counter(prefix + ".retry.budget.exhausted.runs", tag, n, s, TransferStats::getRetryBudgetExhaustedRuns,
+            "Finished runs of the " + what + " that failed because they spent their retry budget");
         gauge(prefix + ".last.duration", tag, n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
             "Duration of the " + what + "'s last finished run");
         gauge(prefix + ".last.rows", tag, n, s, TransferStats::getLastRows, null,

@@ -56,9 +56,10 @@ public final class SqlServerDialect {
     }
 
     /**
-     * {@code SELECT cols FROM [s].[t] WHERE [k] >= ? AND [k] < ?}, each bound present only when the range has it;
-     * the bounds are bound as parameters in that order ({@link KeyRange#fromInclusive()}, then
-     * {@link KeyRange#toExclusive()}).
+     * {@code SELECT cols FROM [s].[t] WHERE [k] >= ? AND [k] < ? ORDER BY [k]}, each bound present only when the range
+     * has it; the bounds are bound as parameters in that order ({@link KeyRange#fromInclusive()}, then
+     * {@link KeyRange#toExclusive()}). In key order (a clustered primary key's own order: no sort), so a read that
+     * loses its connection resumes after the last key it delivered ({@link ResumableRangeCursor}).
      */
     public static String selectRange(String schema, String table, List<SourceColumn> columns, KeyRange range) {
         List<String> where = new java.util.ArrayList<>();
@@ -68,6 +69,7 @@ public final class SqlServerDialect {
         if (range.toExclusive() != null) {
             where.add(quote(range.column()) + " < ?");
         }
-        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
+        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+            + " ORDER BY " + quote(range.column());
     }
 }

@@ -43,6 +43,7 @@ class ArchitectureTest {
         List.<String[]>of(new String[] {"watchdog", "io.dpone.watchdog.."}),
         List.<String[]>of(new String[] {"manifest", "io.dpone.manifest.."}),
         List.<String[]>of(new String[] {"connect", "io.dpone.connect.."}),
+        List.<String[]>of(new String[] {"retry", "io.dpone.retry.."}),
         List.<String[]>of(new String[] {"error", "io.dpone.error.."}));
 
     static JavaClasses classes;

@@ -157,11 +157,11 @@ class ParallelReadTest {
 
     @Test
     void rangeSqlQuotesIdentifiersAndBindsBounds() {
-        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE [id] >= ? AND [id] < ?",
+        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE [id] >= ? AND [id] < ? ORDER BY [id]",
             SqlServerDialect.selectRange("dbo", "t", List.of(column("id"), column("v")), new KeyRange("id", 1L, 9L)));
-        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ?",
+        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ? ORDER BY [id]",
             SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, 9L)));
-        assertEquals("SELECT [id] FROM [dbo].[t]",
+        assertEquals("SELECT [id] FROM [dbo].[t] ORDER BY [id]",
             SqlServerDialect.selectRange("dbo", "t", List.of(column("id")), new KeyRange("id", null, null)));
         assertEquals("SELECT MIN([id]), MAX([id]) FROM [dbo].[t]", SqlServerDialect.keyBounds("dbo", "t", "id"));
     }
