@@ -6,10 +6,21 @@
 #   docker run --rm -p 8080:8080 -v dpone-home:/var/lib/dpone dpone:0.1.0 serve --config /opt/dpone/examples/serve/embedded-serve.yaml --http-host 0.0.0.0
 # A pod reaches real servers through the connection context (DPONE_RUNTIME_CONNECTION_CONTEXT, mounted from a
 # Secret); the image holds no credentials. The default command serves /etc/dpone/serve.yaml (deploy/k8s mounts it).
+#
+# The two base images are build arguments: any Debian or Ubuntu image with a JDK 17 (build stage; apt-get brings npm
+# and curl) and with a JRE 17 (run stage). Without a registry, make both here (dev/container/run-checks.sh does:
+# debootstrap, podman import, Debian's openjdk-17) and name them:
+#   podman build --format docker --build-arg BUILD_BASE=localhost/dpone-base-jdk:bookworm \
+#     --build-arg RUNTIME_BASE=localhost/dpone-base-jre:bookworm -t dpone:0.1.0 .
+# `podman build --from IMAGE` replaces only the first FROM (the build stage); the run stage still takes RUNTIME_BASE.
+# --format docker keeps the HEALTHCHECK (podman's default OCI format drops it).
+ARG BUILD_BASE=eclipse-temurin:17-jdk
+ARG RUNTIME_BASE=eclipse-temurin:17-jre
 
 # ---- build: the same ./mvnw package as the README (tests run in CI, not in the image build) ----
-FROM eclipse-temurin:17-jdk AS build
-RUN apt-get update && apt-get install -y --no-install-recommends npm && rm -rf /var/lib/apt/lists/*
+FROM ${BUILD_BASE} AS build
+# npm: the engine's pinned package (below); curl: ./mvnw fetches Maven itself
+RUN apt-get update && apt-get install -y --no-install-recommends npm curl ca-certificates && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
@@ -26,11 +37,15 @@ RUN DPONE_CACHE_DIR=/tmp/dpone-cache java -cp '/out/dpone.jar:/out/lib/*' io.dpo
 COPY examples/ /out/examples/
 
 # ---- run: JRE 17, non-root, state on a volume ----
-FROM eclipse-temurin:17-jre
+FROM ${RUNTIME_BASE}
 RUN groupadd --system --gid 10001 dpone \
  && useradd --system --uid 10001 --gid dpone --home-dir /var/lib/dpone --shell /usr/sbin/nologin dpone \
  && mkdir -p /opt/dpone /etc/dpone/routes /var/lib/dpone \
- && chown -R dpone:dpone /var/lib/dpone
+ && chown -R dpone:dpone /var/lib/dpone \
+ && printf '%s\n' '#!/bin/sh' '# dpone in the image: JAVA_OPTS (the image default, or -e JAVA_OPTS=...) and the CLI' \
+      'exec java $JAVA_OPTS -cp "/opt/dpone/dpone.jar:/opt/dpone/lib/*" io.dpone.cli.DponeCli "$@"' \
+      > /usr/local/bin/dpone \
+ && chmod 755 /usr/local/bin/dpone
 COPY --from=build /out/ /opt/dpone/
 ENV DPONE_HOME=/var/lib/dpone \
     DPONE_CACHE_DIR=/var/lib/dpone/cache \
@@ -44,6 +59,7 @@ EXPOSE 8080 9010
 # liveness of a serving container, without curl in the image: bash's /dev/tcp asks the management port
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /observe/health/live HTTP/1.0\\r\\n\\r\\n' >&3 && head -1 <&3 | grep -q ' 200 '"]
-# exec form through sh so JAVA_OPTS expands; `exec` makes java PID 1, so SIGTERM reaches the JVM's shutdown hook
-ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -cp '/opt/dpone/dpone.jar:/opt/dpone/lib/*' io.dpone.cli.DponeCli \"$@\"", "dpone"]
+# /usr/local/bin/dpone is a sh script so JAVA_OPTS expands; its `exec` makes java PID 1, so SIGTERM reaches the JVM's
+# shutdown hook. Several commands in one container (the README's demo, no volume): --entrypoint sh ... -c 'dpone ...'
+ENTRYPOINT ["/usr/local/bin/dpone"]
 CMD ["serve", "--config", "/etc/dpone/serve.yaml", "--log-format", "json"]

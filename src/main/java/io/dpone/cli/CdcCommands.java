@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code dpone ops ...}: operational commands. */
 @Command(name = "ops", mixinStandardHelpOptions = true,
     description = "Operational commands (CDC runtime, ClickHouse CDC materialization).",
-    subcommands = {CdcCommands.CdcRuntimeRun.class, MaterializeCommand.class, CleanupCommand.class,
+    subcommands = {CdcCommands.CdcRuntimeRun.class, MaterializeCommand.class, VerifyCommand.class, CleanupCommand.class,
         CdcPromotionBundleCommand.class})
 public final class CdcCommands implements Runnable {
     @CommandLine.Spec

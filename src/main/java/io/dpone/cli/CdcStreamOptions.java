@@ -59,15 +59,24 @@ final class CdcStreamOptions {
 
     /** {@code --value-policy} and {@code --value-policy-default}; an unknown policy is a usage error. */
     private ValuePolicies policies() {
-        Map<String, ValuePolicy> columns = new LinkedHashMap<>();
-        if (valuePolicy != null) {
-            valuePolicy.forEach((column, text) -> columns.put(column, policy("--value-policy " + column, text)));
-        }
-        return new ValuePolicies(valuePolicyDefault == null ? null
-            : policy("--value-policy-default", valuePolicyDefault), columns);
+        return policies(valuePolicy, valuePolicyDefault, spec);
     }
 
-    private ValuePolicy policy(String option, String text) {
+    /**
+     * The value policies of {@code --value-policy COLUMN=POLICY} (may be null) and {@code --value-policy-default}
+     * (may be null); an unknown policy is a usage error of {@code spec}'s command.
+     */
+    static ValuePolicies policies(Map<String, String> valuePolicy, String valuePolicyDefault,
+                                  CommandLine.Model.CommandSpec spec) {
+        Map<String, ValuePolicy> columns = new LinkedHashMap<>();
+        if (valuePolicy != null) {
+            valuePolicy.forEach((column, text) -> columns.put(column, policy(spec, "--value-policy " + column, text)));
+        }
+        return new ValuePolicies(valuePolicyDefault == null ? null
+            : policy(spec, "--value-policy-default", valuePolicyDefault), columns);
+    }
+
+    private static ValuePolicy policy(CommandLine.Model.CommandSpec spec, String option, String text) {
         return ValuePolicy.parse(text).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
             option + ": unknown policy '" + text + "' (refuse, clamp, null or as_text)"));
     }

@@ -135,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
 
     private static String text(RunReport r) {
         if (!r.passed()) {
-            return "run " + r.runId() + " failed:\n" + Output.blockersText(r.blockers());
+            return "run " + r.runId() + " failed:\n" + Output.blockersText(r.blockers()) + retriesText(r);
         }
         StringBuilder sb = new StringBuilder();
         if (r.publication() != null) {
@@ -158,6 +158,17 @@ public final class RunCommand implements Callable<Integer> {
                 + "now%n", r.resumedStaging().rowsKept(), r.resumedStaging().chunksKept(), r.loadedRows()));
         }
         r.gates().forEach(g -> sb.append("  gate ").append(g.gate()).append(": ").append(g.status()).append('\n'));
-        return sb.toString();
+        return sb.append(retriesText(r)).toString();
+    }
+
+    /** The run's transient-fault retries per operation kind (issue 35), when it retried any. */
+    static String retriesText(RunReport r) {
+        if (r.retries() == null || r.retries().retries() == 0) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("  retries ").append(r.retries().retries()).append(" of ")
+            .append(r.retries().maxRetries()).append(" (").append(r.retries().spentMillis()).append(" ms):");
+        r.retries().byKind().forEach((k, v) -> sb.append(' ').append(k).append(' ').append(v));
+        return sb.append(r.retries().budgetExhausted() ? ", budget spent" : "").append('\n').toString();
     }
 }

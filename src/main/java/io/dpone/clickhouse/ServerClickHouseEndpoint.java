@@ -217,7 +217,7 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
                 return request.apply(c);
             } catch (RuntimeException e) {
                 if (d.expired()) {
-                    throw new DponeException(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of "
+                    throw new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of "
                         + "connection '" + alias + "' did not complete its response within response_timeout "
                         + limits.responseTimeout().toMillis() + " ms");
                 }
@@ -331,6 +331,20 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
                     + alias + "' sent response headers beyond the limits (" + ResponseLimits.MAX_HEADERS
                     + " lines of at most " + ResponseLimits.MAX_HEADER_LINE + " characters)");
             }
+            if (c instanceof ServerException server
+                    && io.dpone.retry.TransientFaults.isTransientHttpStatus(server.getTransportProtocolCode())
+                    && server.getCode() == ServerException.CODE_UNKNOWN) {
+                // a proxy's (or a load balancer's) answer, no ClickHouse error: worth another try
+                return new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse "
+                    + "server of connection '" + alias + "' answered HTTP " + server.getTransportProtocolCode()
+                    + " without a ClickHouse error" + hint);
+            }
+            if (c instanceof ServerException server
+                    && io.dpone.retry.TransientFaults.isTransientServerCode(server.getCode())) {
+                return new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse "
+                    + "server of connection '" + alias + "' failed the statement with a network error (code "
+                    + server.getCode() + ")");
+            }
             if (c instanceof ServerException server) {
                 String message = server.getMessage();
                 return new ClickHouseQueryException(message == null || message.isBlank()
@@ -352,8 +366,10 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         }
         String why = root == t ? t.getClass().getSimpleName()
             : t.getClass().getSimpleName() + " / " + root.getClass().getSimpleName();
-        return new DponeException(BlockerCode.CONNECTION_FAILED, alias,
-            "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")" + hint);
+        String message = "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")" + hint;
+        return io.dpone.retry.TransientFaults.isTransient(t)
+            ? new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, message)
+            : new DponeException(BlockerCode.CONNECTION_FAILED, alias, message);
     }
 
     private static void closeQuietly(AutoCloseable response) {

@@ -174,13 +174,13 @@ public final class TableStatsReader {
     }
 
     /** A column's value hash, as {@link TypedRowHasher} defines it. */
-    static String columnHash(String column) {
+    public static String columnHash(String column) {
         return "ifNull(xxHash64(" + ClickHouseSql.id(column) + "), "
             + Long.toUnsignedString(TypedRowHasher.NULL_HASH) + ")";
     }
 
     /** A row's hash over {@code columns}, as {@link TypedRowHasher} defines it. */
-    static String rowHash(List<String> columns) {
+    public static String rowHash(List<String> columns) {
         return "xxHash64(" + String.join(", ", columns.stream().map(TableStatsReader::columnHash).toList()) + ")";
     }
 }

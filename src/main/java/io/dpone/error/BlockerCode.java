@@ -26,6 +26,7 @@ public enum BlockerCode {
     CONNECTION_CREDENTIAL_MISSING("connection.credential_missing"),
     CONNECTION_CREDENTIAL_TOO_LARGE("connection.credential_too_large"),
     CONNECTION_FAILED("connection.failed"),
+    RETRY_BUDGET_EXHAUSTED("connection.retry_budget_exhausted"),
     // run arguments
     RUN_ID_INVALID("run.run_id_invalid"),
     RUN_UNKNOWN("run.run_unknown"),
@@ -109,6 +110,11 @@ public enum BlockerCode {
     CDC_MATERIALIZE_UNIQUE_KEY_MISMATCH("cdc_materialize.unique_key_mismatch"),
     CDC_MATERIALIZE_TARGET_NOT_OWNED("cdc_materialize.target_not_owned"),
     CDC_MATERIALIZE_VERIFY_FAILED("cdc_materialize.verify_failed"),
+    // dpone ops cdc-verify (io.dpone.cdc.verify.CdcVerifier)
+    CDC_VERIFY_INVALID_ARGUMENT("cdc_verify.invalid_argument"),
+    CDC_VERIFY_SERVING_UNUSABLE("cdc_verify.serving_unusable"),
+    CDC_VERIFY_MISMATCH("cdc_verify.mismatch"),
+    CDC_VERIFY_INCONCLUSIVE("cdc_verify.inconclusive"),
     // CDC input files, bounded before they are read (io.dpone.cdc.local.StrictJson)
     CDC_EVENTS_TOO_LARGE("cdc_runtime.events_too_large"),
     CDC_CHECKPOINT_TOO_LARGE("cdc_runtime.checkpoint_too_large"),

@@ -58,7 +58,7 @@ final class ManifestBinder {
             c.path("offset_store").asText("clickhouse"),
             c.hasNonNull("checkpoint_json") ? c.get("checkpoint_json").asText() : null);
         return new BatchManifest(name, source, sink, quality, root.has("certification") ? root.get("certification") : null,
-            cdc);
+            cdc, RetryBlock.parse(root.get("retry")));
     }
 
     private static TableRef table(JsonNode node) {

@@ -44,7 +44,22 @@ public final class ManifestOptions {
         }
         String route = root.path("sink").path("options").path("route").asText(SinkOptions.DEFAULT_ROUTE);
         excluded(columnar.path("mode").asText("auto"), route).ifPresent(out::add);
+        retryBlocker(root.get("retry"), "retry").ifPresent(out::add);
         return out;
+    }
+
+    /**
+     * A schema-valid {@code retry:} block ({@code at} its path) whose backoff cannot work: {@code initial_backoff}
+     * of zero or above {@code max_backoff} (with the defaults for what it leaves out).
+     */
+    public static Optional<Blocker> retryBlocker(JsonNode retry, String at) {
+        try {
+            RetryBlock.parse(retry);
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(Blocker.of(BlockerCode.MANIFEST_INVALID_VALUE, at, "retry needs 0 < initial_backoff "
+                + "<= max_backoff (defaults 250ms and 15s)"));
+        }
     }
 
     /** Whether a route writes Parquet chunks (the columnar fast path): direct push and the object-storage routes. */

@@ -102,6 +102,20 @@ public final class TypedRowHasher {
         return valueHashes;
     }
 
+    /**
+     * The row hash of a subset of a row's columns (e.g. its key columns), from the value hashes {@link #hash} left
+     * in {@link #valueHashes()}: the same combination as a row's, so ClickHouse's
+     * {@code xxHash64(ifNull(xxHash64(k1), NULL_HASH), ...)} over those columns gives the same number.
+     */
+    public static long combined(long[] valueHashes, int[] columns) {
+        long acc = 0;
+        for (int i = 0; i < columns.length; i++) {
+            long v = valueHashes[columns[i]];
+            acc = i == 0 ? xxHash64(v) : combine(acc, v);
+        }
+        return acc;
+    }
+
     /** One step of ClickHouse's multi-argument xxHash64: CityHash 1.0.2's Hash128to64(acc, xxHash64(le64(v))). */
     static long combine(long acc, long value) {
         long hi = xxHash64(value);

@@ -117,6 +117,6 @@ public final class FullRefreshRunner {
             m.source().table().toString(), m.sink().table().toString(), sourceRows, counted.rows(), counted.bytes(),
             counted.chunks(), run.resumedAfterPublish(), run.gates(), blockers, counted.stepMillis(),
             plan.startedAt(), end, ms, counted.rows() * 1000 / ms, null, run.notes(),
-            run.resumedStaging(), run.probes());
+            run.resumedStaging(), run.probes(), run.retries().tally());
     }
 }

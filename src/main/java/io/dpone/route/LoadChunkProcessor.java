@@ -21,7 +21,7 @@ public final class LoadChunkProcessor implements Processor {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         run.chunkReached();
         long t0 = System.nanoTime();
-        run.clickhouse().insertFile(insertOf(run, chunk.file()));
+        run.clickhouse().insertFile(insertOf(run, chunk));
         try {
             Files.deleteIfExists(chunk.file());
         } catch (IOException e) {
@@ -33,14 +33,24 @@ public final class LoadChunkProcessor implements Processor {
         run.countLoadedChunk();
     }
 
-    /** The insert that loads {@code file} (one chunk in the run's format) into the run's staging table. */
-    static InsertFile insertOf(TransferRun run, java.nio.file.Path file) {
+    /**
+     * The insert that loads {@code chunk} (a file in the run's format) into the run's staging table, with the
+     * deduplication token {@code <load id>:<chunk index>}: unique per attempt and chunk, so a retry after a transient
+     * fault (issue 35) adds no rows when the first delivery landed, whole or in part (the staging table keeps a
+     * {@code non_replicated_deduplication_window}, {@link StagingDdl}).
+     */
+    static InsertFile insertOf(TransferRun run, Chunk chunk) {
+        java.nio.file.Path file = chunk.file();
+        String token = "insert_deduplicate = 1, insert_deduplication_token = "
+            + ClickHouseSql.literal(run.plan().loadId() + ":" + chunk.index());
+        String settings = run.format().insertSettings();
         List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
         columns.addAll(MetadataColumns.NAMES);
         String select = run.table().columns().stream().map(run.format()::readExpression)
             .collect(Collectors.joining(", "));
         return new InsertFile(ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(), run.stagingTable()),
             ClickHouseSql.idList(columns), select + ", " + run.metadataValues(), file, run.format().clickHouseFormat(),
-            run.format().structure(run.table().columns()), run.format().insertSettings());
+            run.format().structure(run.table().columns()),
+            settings == null || settings.isBlank() ? token : settings + ", " + token);
     }
 }

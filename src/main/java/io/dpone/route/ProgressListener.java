@@ -23,4 +23,11 @@ public interface ProgressListener {
     /** The route entered step {@code step} (its id without the route prefix, e.g. {@code load_chunk}). */
     default void phase(String step) {
     }
+
+    /**
+     * The source table was described, before the first row: its columns in read order with their SQL Server and
+     * ClickHouse types (serve's lineage events carry them as schema facets and column lineage).
+     */
+    default void described(io.dpone.source.SourceTable table) {
+    }
 }

@@ -108,7 +108,9 @@ public final class PullProcessor implements Processor {
      * chunk, so it keeps the defaults.
      */
     static String settings(boolean all, ChunkFormat format) {
-        return "s3_throw_on_zero_files_match = 1"
+        // insert_deduplicate = 0: the staging table keeps a deduplication window for the retried chunk inserts'
+        // tokens (StagingDdl); a pull has no token, and two pulled blocks that happen to be equal must both land
+        return "s3_throw_on_zero_files_match = 1, insert_deduplicate = 0"
             + (all ? ", min_insert_block_size_rows = 100000, min_insert_block_size_bytes = 33554432" : "")
             + (format.insertSettings() == null ? "" : ", " + format.insertSettings());
     }

@@ -20,8 +20,21 @@ public record RunReport(String schema, String runId, boolean passed, String rout
                         long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
                         @JsonInclude(JsonInclude.Include.NON_NULL) ResumedStaging resumedStaging,
-                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ProbeResult> probes) {
+                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ProbeResult> probes,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) io.dpone.retry.RetryTally retries) {
     public static final String SCHEMA = "dpone.full_refresh_run.v1";
+
+    /** Without a retry tally (a report built outside a transfer run; the key is then absent). */
+    public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
+                     String sourceTable, String targetTable, long sourceRows, long loadedRows, long encodedBytes,
+                     int chunks, boolean resumedAfterPublish, List<GateResult> gates, List<Blocker> blockers,
+                     Map<String, Long> stepMillis, Instant startedAt, Instant finishedAt, long durationMs,
+                     long rowsPerSecond, io.dpone.publication.runtime.ClusterPublicationResult publication,
+                     List<String> notes, ResumedStaging resumedStaging, List<ProbeResult> probes) {
+        this(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
+            encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
+            durationMs, rowsPerSecond, publication, notes, resumedStaging, probes, null);
+    }
 
     /** Without probe results (the key is then absent from the JSON document). */
     public RunReport(String schema, String runId, boolean passed, String routeId, String pipeline,
@@ -80,14 +93,14 @@ public record RunReport(String schema, String runId, boolean passed, String rout
         more.add(note);
         return new RunReport(schema, runId, passed, routeId, pipeline, sourceTable, targetTable, sourceRows,
             loadedRows, encodedBytes, chunks, resumedAfterPublish, gates, blockers, stepMillis, startedAt, finishedAt,
-            durationMs, rowsPerSecond, publication, more, resumedStaging, probes);
+            durationMs, rowsPerSecond, publication, more, resumedStaging, probes, retries);
     }
 
     /** This report with {@code others} as its blockers (and so not passed). */
     public RunReport withBlockers(List<Blocker> others) {
         return new RunReport(schema, runId, false, routeId, pipeline, sourceTable, targetTable, sourceRows, loadedRows,
             encodedBytes, chunks, resumedAfterPublish, gates, others, stepMillis, startedAt, finishedAt, durationMs,
-            rowsPerSecond, publication, notes, resumedStaging, probes);
+            rowsPerSecond, publication, notes, resumedStaging, probes, retries);
     }
 
     public RunReport {

@@ -63,6 +63,7 @@ final class SourceOpening {
             run.described(source.describe(src.table(), src.columns(), src.valuePolicies()), format, Instant.now());
             NamedColumns.check(plan.manifest(), run.table()); // before the staging table or any chunk exists
             described.complete(run.table());
+            plan.progress().described(run.table());
             source.estimatedRows(run.table()).ifPresent(n -> plan.progress().rowsExpected(
                 plan.rowLimit() > 0 ? Math.min(n, plan.rowLimit()) : n));
             ReadPlan readPlan = ReadPlan.plan(source, run.table(), src.parallelReaders(), src.parallelMinRows(),
@@ -71,7 +72,7 @@ final class SourceOpening {
                 run.addNote(readPlan.note());
             }
             List<RowCursor> cursors = RangeCursors.open(source, openSource::get, run.table(), src.fetchSize(),
-                plan.rowLimit(), readPlan, counts -> run.addNote("key ranges read: rows per range "
+                plan.rowLimit(), readPlan, run.retries(), counts -> run.addNote("key ranges read: rows per range "
                     + java.util.Arrays.stream(counts).mapToObj(Long::toString)
                         .collect(java.util.stream.Collectors.joining("/"))
                     + ", spread " + ReadPlan.spread(io.dpone.source.KeyBoundaries.spread(counts))));

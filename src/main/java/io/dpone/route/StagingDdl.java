@@ -10,6 +10,12 @@ import java.util.stream.Collectors;
 
 /** The staging table of a run: its sort key and its CREATE statement. */
 final class StagingDdl {
+    /**
+     * Insert blocks whose deduplication token the staging table remembers: a chunk insert retried after a transient
+     * fault (issue 35) comes right after its first delivery, so a window far below a run's chunk count suffices.
+     */
+    static final int DEDUPLICATION_WINDOW = 1000;
+
     private StagingDdl() {
     }
 
@@ -21,6 +27,7 @@ final class StagingDdl {
                 .collect(Collectors.joining(", "))
             + ", " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY "
             + (orderBy.isEmpty() ? "tuple()" : "(" + ClickHouseSql.idList(orderBy) + ")")
+            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
             + " COMMENT " + ClickHouseSql.literal(run.plan().generationComment());
     }
 

@@ -24,6 +24,7 @@ public final class TransferRun {
     private final RunPlan plan;
     private final RunCounters counters = new RunCounters();
     private final RunResources resources = new RunResources();
+    private final io.dpone.retry.RetryBudget retries;
     private final List<GateResult> gates = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<ProbeResult> probes = new ArrayList<>();
@@ -42,6 +43,12 @@ public final class TransferRun {
 
     public TransferRun(RunPlan plan) {
         this.plan = plan;
+        this.retries = new io.dpone.retry.RetryBudget(plan.manifest().retrySettings());
+    }
+
+    /** The run's retry budget (issue 35): every idempotent operation of the run retries under it. */
+    public io.dpone.retry.RetryBudget retries() {
+        return retries;
     }
 
     /** A short stable identifier-safe key for a run id; see {@link RunPlan#keyOf(String)}. */
@@ -63,8 +70,9 @@ public final class TransferRun {
 
     /** The run's ClickHouse endpoint ({@code sink.connection_ref}), opened on first use and owned by the resources. */
     public ClickHouseEndpoint openClickHouse() {
-        return resources.clickhouse(() -> plan.connectors().clickhouse(plan.context().resolve(
-            plan.manifest().sink().connectionRef(), ConnectionType.CLICKHOUSE, "sink.connection_ref")));
+        return resources.clickhouse(() -> new io.dpone.clickhouse.RetryingClickHouseEndpoint(
+            plan.connectors().clickhouse(plan.context().resolve(plan.manifest().sink().connectionRef(),
+                ConnectionType.CLICKHOUSE, "sink.connection_ref")), retries));
     }
 
     /** Shorthand for {@code resources().clickhouse()}. */

@@ -29,9 +29,17 @@ public final class BatchJob implements Processor {
     private final ShutdownSignal signal;
     private final JobStats stats;
     private final Function<String, TransferStats> routeStats;
+    private final RunObserver observer;
 
     public BatchJob(ServeConfig.Job job, FullRefreshRunner runner, JobState state, TargetLocks locks,
                     ShutdownSignal signal, Function<String, TransferStats> routeStats) {
+        this(job, runner, state, locks, signal, routeStats, RunObserver.NONE);
+    }
+
+    /** As above, telling {@code observer} (the status page's history, lineage) about each run. */
+    public BatchJob(ServeConfig.Job job, FullRefreshRunner runner, JobState state, TargetLocks locks,
+                    ShutdownSignal signal, Function<String, TransferStats> routeStats, RunObserver observer) {
+        this.observer = observer;
         this.job = job;
         this.runner = runner;
         this.state = state;
@@ -43,6 +51,11 @@ public final class BatchJob implements Processor {
 
     public JobStats stats() {
         return stats;
+    }
+
+    /** What this job was configured with. */
+    public ServeConfig.Job config() {
+        return job;
     }
 
     @Override
@@ -92,6 +105,11 @@ public final class BatchJob implements Processor {
             public void phase(String step) {
                 figures.phase(step);
             }
+
+            @Override
+            public void described(io.dpone.source.SourceTable table) {
+                observer.runDescribed(job, runId, table);
+            }
         };
     }
 
@@ -106,11 +124,13 @@ public final class BatchJob implements Processor {
                 job.name(), job.manifest().sink().table(), stats.getSkippedOverlaps());
             return "skipped_busy";
         }
+        String runId = null;
         try {
             var inFlight = state.inFlight(job.name());
-            String runId = inFlight.map(JobState.InFlight::runId).orElseGet(() -> RunIds.next(job.name()));
+            runId = inFlight.map(JobState.InFlight::runId).orElseGet(() -> RunIds.next(job.name()));
             state.begin(job.name(), runId);
             stats.running(runId);
+            observer.runStarting(job, runId);
             LOG.info("job {}: run {} {}", job.name(), runId, inFlight.isPresent() ? "resumed" : "started");
             RunReport r = runner.run(job.manifest(), runId, progress(runId)); // the full_refresh route
             // the job state is settled before the run is counted, so whoever sees the count sees the settled state
@@ -129,6 +149,7 @@ public final class BatchJob implements Processor {
             if (r.routeId() != null) {
                 routeStats.apply(r.routeId()).record(r);
             }
+            observer.runFinished(job, r);
             String blockers = r.blockers().isEmpty() ? "" : " " + Redactor.global().redact(r.blockers().stream()
                 .map(b -> b.code() + " at " + b.subject() + ": " + b.message()).toList().toString());
             if (r.passed()) {
@@ -146,6 +167,9 @@ public final class BatchJob implements Processor {
             return stats.getLastStatus();
         } catch (RuntimeException e) {
             LOG.error("job {}: {}", job.name(), Redactor.global().describe(e));
+            if (runId != null) {
+                observer.runFailed(job, runId, e);
+            }
             return "failed";
         } finally {
             stats.running(null);

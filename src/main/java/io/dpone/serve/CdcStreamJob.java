@@ -34,9 +34,19 @@ public final class CdcStreamJob implements Processor {
     private final ConnectionContext context;
     /** False until a materialization passed (and again after one failed): the next tick materializes even if idle. */
     private volatile boolean materializedOnce;
+    private final RunObserver observer;
+    /** When the last scheduled verification started ({@link System#nanoTime}), or 0 before the first. */
+    private volatile long lastVerifyNanos;
 
     public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
                         ConnectionContext context) {
+        this(stream, camel, locks, signal, context, RunObserver.NONE);
+    }
+
+    /** As above, telling {@code observer} (the status page's history, lineage) about each tick. */
+    public CdcStreamJob(ServeConfig.CdcStream stream, DponeCamel camel, TargetLocks locks, ShutdownSignal signal,
+                        ConnectionContext context, RunObserver observer) {
+        this.observer = observer;
         this.context = context;
         this.stream = stream;
         this.camel = camel;
@@ -77,8 +87,60 @@ public final class CdcStreamJob implements Processor {
         stats.materialized(passed, (end - t0) / 1_000_000, (end - tickEnd) / 1_000_000);
     }
 
+    /**
+     * {@code cdc_streams[].verify}: when {@code every} has passed since the last one (and the last materialization
+     * passed), verifies the serving target against the source; the verdict and the mismatched buckets go to the
+     * stream's metrics ({@code dpone_cdc_verify_mismatched_buckets}).
+     */
+    private void verifyWhenDue() {
+        ServeConfig.Verify v = stream.verify();
+        long now = System.nanoTime();
+        if (v == null || !materializedOnce || (lastVerifyNanos != 0 && now - lastVerifyNanos < v.every().toNanos())) {
+            return;
+        }
+        lastVerifyNanos = now;
+        String verdict = "blocked";
+        long mismatched = -1;
+        var o = stream.options();
+        try {
+            io.dpone.connect.ConnectionSpec source = context.resolve(o.sourceConnectionId(), ConnectionType.MSSQL,
+                "--source-connection-id");
+            try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(o.sinkConnectionId(),
+                ConnectionType.CLICKHOUSE, "--sink-connection-id"));
+                 io.dpone.source.JdbcSourceReader rows = io.dpone.source.JdbcSourceReader.open(source);
+                 java.sql.Connection positions = io.dpone.source.SourceConnections.open(source, "dpone-cdc-verify")) {
+                java.nio.file.Path spool = v.outputDir() != null ? v.outputDir().resolve("spool")
+                    : io.dpone.connect.EmbeddedDefaults.home().resolve("spool").resolve("cdc-verify");
+                Map<String, Object> report = new io.dpone.cdc.verify.CdcVerifier(ch, rows, positions, spool).verify(
+                    new io.dpone.cdc.verify.CdcVerifier.Options(new io.dpone.cdc.StreamIdentity(o.pipelineName(),
+                        o.backend(), o.sourceSchema(), o.sourceTable(), o.targetDataset(), o.uniqueKeys()),
+                        o.captureInstance(), stream.materialize().targetDataset(), v.buckets(), v.repair(),
+                        null, 1_000_000, o.valuePolicies()), v.outputDir());
+                verdict = String.valueOf(report.get("verdict"));
+                mismatched = io.dpone.cdc.verify.CdcVerifier.mismatchedBuckets(report);
+                if ("passed".equals(verdict) || "repaired".equals(verdict)) {
+                    LOG.info("cdc stream {}: verification of {} {}", stream.name(),
+                        stream.materialize().targetDataset(), verdict);
+                } else {
+                    LOG.warn("cdc stream {}: verification of {} {}: {} bucket(s) mismatched {}", stream.name(),
+                        stream.materialize().targetDataset(), verdict, mismatched, Redactor.global().redact(
+                            ((List<?>) report.get("blockers")).stream().map(b -> ((io.dpone.error.Blocker) b).code())
+                                .toList().toString()));
+                }
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.error("cdc stream {}: verification: {}", stream.name(), Redactor.global().describe(e));
+        }
+        stats.verified(verdict, mismatched, (System.nanoTime() - now) / 1_000_000);
+    }
+
     public CdcStreamStats stats() {
         return stats;
+    }
+
+    /** What this job was configured with. */
+    public ServeConfig.CdcStream config() {
+        return stream;
     }
 
     @Override
@@ -92,14 +154,22 @@ public final class CdcStreamJob implements Processor {
                 stream.name());
             return;
         }
+        java.util.UUID tickId = java.util.UUID.randomUUID();
+        boolean told = false;
         try {
+            observer.tickStarting(stream, tickId);
             // every mode (local file sink, local into ClickHouse, live SQL Server CDC / Change Tracking) runs its
             // tick through this pod's camel context, fenced like a CLI tick
             CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, tick -> CdcTickRunner.run(camel, tick));
             stats.record(r);
+            told = true;
+            observer.tickFinished(stream, tickId, r, null);
             int applied = r.counts() == null ? 0 : r.counts().applied();
             if (stream.materialize() != null && r.passed() && (applied > 0 || !materializedOnce)) {
                 materialize(System.nanoTime());
+            }
+            if (r.passed()) {
+                verifyWhenDue();
             }
             String line = "cdc stream {}: tick {} {}: read {}, applied {}, committed position {}";
             Object[] args = {stream.name(), r.runId(), stats.getLastStatus(), r.counts() == null ? 0 : r.counts().read(),
@@ -114,6 +184,9 @@ public final class CdcStreamJob implements Processor {
             }
         } catch (RuntimeException e) {
             LOG.error("cdc stream {}: {}", stream.name(), Redactor.global().describe(e));
+            if (!told) {
+                observer.tickFinished(stream, tickId, null, e);
+            }
         } finally {
             locks.release(stream.targetKey());
         }

@@ -27,12 +27,19 @@ public class CdcStreamStats {
     private String highWatermark = "";
     private long lag = -1;
     private long millisBehindSource = -1;
+    private java.time.Instant lastTickAt;
 
     private long materializations;
     private long failedMaterializations;
     private String lastMaterializeStatus = "none";
     private long lastMaterializeMs;
     private long visibleBehindSourceMs = -1;
+
+    private long verifications;
+    private long failedVerifications;
+    private long mismatchedBuckets = -1;
+    private String lastVerifyVerdict = "none";
+    private long lastVerifyMs;
 
     public CdcStreamStats(String name) {
         this.name = name;
@@ -51,6 +58,7 @@ public class CdcStreamStats {
         lastStatus = r.passed() ? "passed" : "failed";
         lastBlockerCodes = String.join(",", r.blockers().stream().map(Blocker::code).distinct().toList());
         lastDurationMs = r.metrics() == null ? 0 : r.metrics().durationMs();
+        lastTickAt = r.finishedAt();
         Map<String, Object> after = r.offsetAfter() != null ? r.offsetAfter() : r.offsetBefore();
         committedPosition = after == null || after.get("position") == null ? "" : String.valueOf(after.get("position"));
         highWatermark = r.highWatermark() == null ? highWatermark : r.highWatermark();
@@ -73,6 +81,51 @@ public class CdcStreamStats {
         lastMaterializeStatus = passed ? "passed" : "failed";
         lastMaterializeMs = millis;
         visibleBehindSourceMs = passed && millisBehindSource >= 0 ? millisBehindSource + sinceTickMs : -1;
+    }
+
+    /** When the last tick ended (UTC), null before the first. */
+    public synchronized java.time.Instant lastTickAt() {
+        return lastTickAt;
+    }
+
+    /**
+     * A scheduled verification: its verdict ({@code passed}, {@code repaired}, {@code mismatched}, {@code blocked}),
+     * the buckets still mismatched after it (-1 when it was blocked before comparing) and its duration.
+     */
+    public synchronized void verified(String verdict, long mismatched, long millis) {
+        verifications++;
+        if (!"passed".equals(verdict) && !"repaired".equals(verdict)) {
+            failedVerifications++;
+        }
+        lastVerifyVerdict = verdict;
+        mismatchedBuckets = mismatched;
+        lastVerifyMs = millis;
+    }
+
+    @ManagedAttribute(description = "Scheduled verifications run (cdc_streams[].verify)")
+    public synchronized long getVerifications() {
+        return verifications;
+    }
+
+    @ManagedAttribute(description = "Scheduled verifications that did not pass (mismatch or blocked)")
+    public synchronized long getFailedVerifications() {
+        return failedVerifications;
+    }
+
+    @ManagedAttribute(description = "Key-hash buckets that differed from the source at the last verification (-1: none "
+        + "compared yet)")
+    public synchronized long getMismatchedBuckets() {
+        return mismatchedBuckets;
+    }
+
+    @ManagedAttribute(description = "Verdict of the last verification: passed, repaired, mismatched, blocked or none")
+    public synchronized String getLastVerifyVerdict() {
+        return lastVerifyVerdict;
+    }
+
+    @ManagedAttribute(description = "Duration of the last verification in milliseconds")
+    public synchronized long getLastVerifyMs() {
+        return lastVerifyMs;
     }
 
     public synchronized void skipped() {

@@ -27,12 +27,13 @@ import java.util.Map;
  * @param readiness        extra connection aliases whose reachability the readiness probe reports
  * @param probeTimeout     how long one connection probe may take before its alias shows DOWN
  * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
+ * @param lineage          where the OpenLineage events go ({@code lineage:}); null: none are emitted
  */
 public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeout, Duration httpRequestTimeout,
                           Path stateDir, Path routesDirectory, boolean routesReload,
                           List<String> allowedComponents, List<Path> fileDirectories, Duration reloadInterval, Duration shutdownTimeout, List<String> readiness, Duration probeTimeout,
                           List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
-                          Map<String, String> camelProperties) {
+                          Map<String, String> camelProperties, io.dpone.lineage.LineageConfig lineage) {
     public static final int DEFAULT_HTTP_PORT = 8080;
     public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
 
@@ -50,21 +51,28 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     public ServeConfig withHttpPort(int port) {
         return new ServeConfig(port, httpHost, httpIdleTimeout, httpRequestTimeout,
             stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
     }
 
     /** A copy binding the management server to {@code host} ({@code --http-host}). */
     public ServeConfig withHttpHost(String host) {
         return new ServeConfig(httpPort, host, httpIdleTimeout, httpRequestTimeout,
             stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
         return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
             dir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties);
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
+    }
+
+    /** A copy sending its lineage events to {@code to} (null: none). */
+    public ServeConfig withLineage(io.dpone.lineage.LineageConfig to) {
+        return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
+            stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
+            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, to);
     }
 
     /** The route file policy this configuration asks for. */
@@ -85,9 +93,14 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     }
 
     /** A CDC stream ticked periodically through the {@code cdc_runtime_tick} route. */
-    public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {
+    public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize,
+                            Verify verify) {
         public CdcStream(String name, Schedule schedule, CdcRunOptions options) {
-            this(name, schedule, options, null);
+            this(name, schedule, options, null, null);
+        }
+
+        public CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {
+            this(name, schedule, options, materialize, null);
         }
 
         public String targetKey() {
@@ -102,6 +115,14 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     public record Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
                               io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode,
                               Duration tombstoneRetention) {
+    }
+
+    /**
+     * {@code cdc_streams[].verify}: after a tick, when {@code every} has passed since the last verification,
+     * {@code dpone ops cdc-verify} of the materialized target against the source ({@code repair}: re-snapshot the
+     * differing buckets); {@code outputDir} null writes no report files.
+     */
+    public record Verify(Duration every, int buckets, boolean repair, Path outputDir) {
     }
 
     /** A certification run on demand (JMX operation, or {@code direct:dpone_certify_<name>}). */

@@ -84,8 +84,13 @@ public final class ServeConfigLoader {
         items(root.path("readiness").get("connections"), (n, p) -> readiness.add(n.asText()), "");
         Duration probeTimeout = duration(root.path("readiness").get("probe_timeout"), ConnectionProbes.DEADLINE);
         Set<String> names = new HashSet<>();
+        java.util.Optional<Blocker> badRetry = io.dpone.manifest.ManifestOptions.retryBlocker(root.get("retry"),
+            "retry");
+        badRetry.ifPresent(b -> invalid(b.subject(), b.message()));
+        io.dpone.retry.RetrySettings retry = badRetry.isPresent() ? null
+            : io.dpone.manifest.RetryBlock.parse(root.get("retry"));
         List<ServeConfig.Job> jobs = new ArrayList<>();
-        items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names)), "jobs");
+        items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names, retry)), "jobs");
         List<ServeConfig.CdcStream> streams = new ArrayList<>();
         items(root.get("cdc_streams"), (n, p) -> streams.add(stream(n, p, names)), "cdc_streams");
         List<ServeConfig.CertificationSpec> certs = new ArrayList<>();
@@ -101,13 +106,33 @@ public final class ServeConfigLoader {
             }
         });
         return new ServeConfig(port, host, idle, request, state, routesDir, reload, components, fileDirs, reloadEvery,
-            timeout, readiness, probeTimeout, jobs, streams, certs, camel);
+            timeout, readiness, probeTimeout, jobs, streams, certs, camel, lineage(root.get("lineage")));
     }
 
-    private ServeConfig.Job job(JsonNode n, String p, Set<String> names) {
+    /** {@code lineage:}: its shape (exactly one of url and file) is the schema's. */
+    private io.dpone.lineage.LineageConfig lineage(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        java.net.URI url = null;
+        if (n.path("url").isTextual()) {
+            try {
+                url = new java.net.URI(n.get("url").asText());
+            } catch (java.net.URISyntaxException e) {
+                invalid("lineage.url", "not a URL");
+            }
+        }
+        return new io.dpone.lineage.LineageConfig(url, n.path("endpoint").asText(null),
+            n.path("api_key_env").asText(null), path(n.get("file")), n.path("namespace").asText(null),
+            n.has("timeout") ? duration(n.get("timeout"), io.dpone.lineage.LineageConfig.DEFAULT_TIMEOUT) : null);
+    }
+
+    /** A job; its manifest runs under serve's {@code retry:} budget unless it states its own. */
+    private ServeConfig.Job job(JsonNode n, String p, Set<String> names, io.dpone.retry.RetrySettings retry) {
         String name = uniqueName(n, p, names);
         Path manifestPath = path(n.get("manifest"));
-        return new ServeConfig.Job(name, manifestPath, manifest(manifestPath, p + ".manifest"),
+        BatchManifest manifest = manifest(manifestPath, p + ".manifest");
+        return new ServeConfig.Job(name, manifestPath, manifest == null ? null : manifest.withRetryFallback(retry),
             schedule(n.get("schedule"), p + ".schedule"));
     }
 
@@ -152,7 +177,25 @@ public final class ServeConfigLoader {
                     ? io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone
                     : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention);
         }
-        return new ServeConfig.CdcStream(name, schedule, options, materialize);
+        ServeConfig.Verify verify = null;
+        JsonNode v = n.get("verify");
+        if (v != null && v.isObject()) {
+            if (materialize == null || mode != CdcMode.live) {
+                invalid(p + ".verify", "needs a live stream (source_connection_id) with materialize");
+            }
+            java.time.Duration every = null;
+            try {
+                every = java.time.Duration.parse(v.path("every").asText(""));
+            } catch (java.time.format.DateTimeParseException e) {
+                invalid(p + ".verify.every", "an ISO-8601 duration (PT1H, PT10M)");
+            }
+            int buckets = v.path("buckets").asInt(256);
+            if (buckets < 1 || buckets > 65536 || Integer.bitCount(buckets) != 1) {
+                invalid(p + ".verify.buckets", "a power of two from 1 to 65536");
+            }
+            verify = new ServeConfig.Verify(every, buckets, v.path("repair").asBoolean(false), path(v.get("output_dir")));
+        }
+        return new ServeConfig.CdcStream(name, schedule, options, materialize, verify);
     }
 
     private ServeConfig.CertificationSpec certification(JsonNode n, String p, Set<String> names) {

@@ -62,6 +62,16 @@ public final class ServeMetrics {
                 : st.getVisibleBehindSourceMs() / 1000.0, "seconds",
             "Time the serving target was behind the source when the last materialization finished: the tick's time "
                 + "behind the source plus the time until the view was updated; NaN when unknown");
+        counter("dpone.cdc.verifications", "stream", n, s, CdcStreamStats::getVerifications,
+            "Scheduled verifications of the serving target against the source (cdc_streams[].verify)");
+        counter("dpone.cdc.failed.verifications", "stream", n, s, CdcStreamStats::getFailedVerifications,
+            "Scheduled verifications that found a mismatch or were blocked");
+        gauge("dpone.cdc.verify.mismatched.buckets", "stream", n, s, st -> st.getMismatchedBuckets() < 0 ? Double.NaN
+                : st.getMismatchedBuckets(), null,
+            "Key-hash buckets of the serving target that differed from the source at the last verification (after "
+                + "the repair, when it repairs); NaN until one compared");
+        gauge("dpone.cdc.verify.last.duration", "stream", n, s, st -> st.getLastVerifyMs() / 1000.0, "seconds",
+            "Duration of the last verification");
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */
@@ -84,6 +94,13 @@ public final class ServeMetrics {
             "Finished runs of the " + what + " that did not pass");
         counter(prefix + ".skipped.overlaps", tag, n, s, TransferStats::getSkippedOverlaps,
             "Ticks skipped because a run of the same target table was in flight");
+        for (io.dpone.retry.OperationKind kind : io.dpone.retry.OperationKind.values()) {
+            FunctionCounter.builder(prefix + ".retries", s, st -> st.retries(kind)).tag(tag, n)
+                .tag("operation", kind.key()).description("Attempts the " + what + "'s finished runs retried after "
+                    + "a transient fault, per idempotent operation kind").register(registry);
+        }
+        counter(prefix + ".retry.budget.exhausted.runs", tag, n, s, TransferStats::getRetryBudgetExhaustedRuns,
+            "Finished runs of the " + what + " that failed because they spent their retry budget");
         gauge(prefix + ".last.duration", tag, n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
             "Duration of the " + what + "'s last finished run");
         gauge(prefix + ".last.rows", tag, n, s, TransferStats::getLastRows, null,

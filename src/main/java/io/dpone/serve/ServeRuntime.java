@@ -36,6 +36,8 @@ public final class ServeRuntime implements AutoCloseable {
     public static final String HEALTH_LIVE = HEALTH + "/live";
     public static final String HEALTH_READY = HEALTH + "/ready";
     public static final String METRICS = "/observe/metrics";
+    /** The read-only status page ({@code io.dpone.status}); evidence files under {@code /observe/status/evidence/}. */
+    public static final String STATUS = "/observe/status";
     private static final Logger LOG = LoggerFactory.getLogger(ServeRuntime.class);
 
     private final DponeCamel camel;
@@ -48,10 +50,12 @@ public final class ServeRuntime implements AutoCloseable {
     private final EmbeddedEngineHold engine;
     private final ConnectionProbes probes;
     private final ManagementHttpGuard http;
+    private final io.dpone.lineage.LineageEmitter lineage;
 
     private ServeRuntime(DponeCamel camel, ShutdownSignal signal, RouteDirectory routes, Map<String, BatchJob> jobs,
                          Map<String, CdcStreamJob> streams, Path stateDir, EmbeddedEngineHold engine,
-                         ConnectionProbes probes, ManagementHttpGuard http) {
+                         ConnectionProbes probes, ManagementHttpGuard http, io.dpone.lineage.LineageEmitter lineage) {
+        this.lineage = lineage;
         this.http = http;
         this.engine = engine;
         this.probes = probes;
@@ -95,6 +99,7 @@ public final class ServeRuntime implements AutoCloseable {
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", io.dpone.connect.Redactor.global().describe(e));
         }
         ConnectionProbes probes = null;
+        io.dpone.lineage.LineageEmitter lineage = null;
         try {
             boolean managed = !"false".equalsIgnoreCase(properties(config).get("camel.management.enabled"));
             if (managed && !http.serving()) { // Camel found another Vert.x, or none: the port would run unbounded
@@ -102,16 +107,26 @@ public final class ServeRuntime implements AutoCloseable {
                     + "start on serve's bounded Vert.x (" + ManagementHttpGuard.BEAN + "); refusing to run it unbounded");
             }
             CamelContext ctx = camel.context();
+            StartedHealthCheck started = new StartedHealthCheck();
+            HealthCheckRegistry.get(ctx).register(started);
             RouteDirectory routes = new RouteDirectory(ctx, config.routesDirectory(), config.routeFilePolicy());
             routes.scan();
             TargetLocks locks = new TargetLocks();
             JobState state = new JobState(stateDir);
             FullRefreshRunner runner = new FullRefreshRunner(camel, context, stateDir);
             Inspection inspection = new Inspection(ctx);
+            StatusViews status = new StatusViews(stateDir);
+            status.seed(config.jobs());
+            List<RunObserver> observers = new ArrayList<>(List.of(status));
+            if (config.lineage() != null) {
+                lineage = io.dpone.lineage.LineageEmitter.of(config.lineage());
+                observers.add(new LineageObserver(lineage));
+            }
+            RunObserver observer = RunObserver.all(observers);
             List<ServeRoutes.Entry> entries = new ArrayList<>();
             Map<String, BatchJob> jobs = new LinkedHashMap<>();
             for (ServeConfig.Job job : config.jobs()) {
-                BatchJob b = new BatchJob(job, runner, state, locks, signal, inspection::route);
+                BatchJob b = new BatchJob(job, runner, state, locks, signal, inspection::route, observer);
                 jobs.put(job.name(), b);
                 inspection.job(b.stats());
                 inspection.route(routeOf(job.manifest())); // its series exist at zero before the first run
@@ -120,7 +135,7 @@ public final class ServeRuntime implements AutoCloseable {
             }
             Map<String, CdcStreamJob> streams = new LinkedHashMap<>();
             for (ServeConfig.CdcStream stream : config.cdcStreams()) {
-                CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal, context);
+                CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal, context, observer);
                 streams.put(stream.name(), c);
                 inspection.cdc(c.stats());
                 String id = "dpone_cdc_" + stream.name();
@@ -155,13 +170,20 @@ public final class ServeRuntime implements AutoCloseable {
             probes = new ConnectionProbes(checks);
             health.register(new RouteFilesHealthCheck(routes));
             ctx.addRoutes(new ServeRoutes(entries));
+            mountStatus(ctx, status, jobs, streams);
             LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
-                + "health {} ({}, {}), metrics {}", jobs.size(), streams.size(), config.certifications().size(),
-                config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS);
-            return new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http);
+                + "health {} ({}, {}), metrics {}, status page {}", jobs.size(), streams.size(),
+                config.certifications().size(), config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS, STATUS);
+            ServeRuntime runtime = new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http,
+                lineage);
+            started.started();
+            return runtime;
         } catch (Exception e) {
             if (probes != null) {
                 probes.close();
+            }
+            if (lineage != null) {
+                lineage.close();
             }
             camel.close();
             http.shutdown();
@@ -172,6 +194,22 @@ public final class ServeRuntime implements AutoCloseable {
             throw new DponeException(BlockerCode.INTERNAL_ERROR, "serve", "serve failed to start: "
                 + io.dpone.connect.Redactor.global().describe(e));
         }
+    }
+
+    /**
+     * Adds the status page to the management HTTP server's router (camel-platform-http-main's
+     * {@code ManagementHttpServer}); without a management server (management disabled by a camel property) there is
+     * no page.
+     */
+    private static void mountStatus(CamelContext ctx, StatusViews status, Map<String, BatchJob> jobs,
+                                    Map<String, CdcStreamJob> streams) {
+        var server = ctx.hasService(org.apache.camel.component.platform.http.main.ManagementHttpServer.class);
+        if (server == null || server.getRouter() == null) {
+            LOG.info("no management HTTP server: the status page ({}) is not served", STATUS);
+            return;
+        }
+        new io.dpone.status.StatusHttp(STATUS, () -> status.snapshot(jobs, streams, ctx), status.history())
+            .mount(server.getRouter());
     }
 
     /**
@@ -276,6 +314,9 @@ public final class ServeRuntime implements AutoCloseable {
         } finally {
             http.shutdown();
             engine.close();
+            if (lineage != null) {
+                lineage.close(); // after the context: the runs the stop interrupted have sent their ABORT
+            }
             LOG.info("dpone serve stopped");
             stopped.countDown();
         }

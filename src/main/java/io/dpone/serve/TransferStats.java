@@ -28,6 +28,10 @@ public class TransferStats {
     private String running = "";
     private double lastSuccessEpochSeconds;
     private final java.util.Map<String, Integer> gates = new java.util.HashMap<>();
+    /** Retried attempts of finished runs per operation kind (issue 35: io.dpone.retry.OperationKind). */
+    private final java.util.Map<io.dpone.retry.OperationKind, Long> retries =
+        new java.util.EnumMap<>(io.dpone.retry.OperationKind.class);
+    private long retryBudgetExhaustedRuns;
 
     /** The gates a run reports, in the order they run (docs/quality-gates.md). */
     public static final List<String> GATES = List.of("row_count", "null_counts", "distinct_counts", "typed_hash",
@@ -92,9 +96,55 @@ public class TransferStats {
             lastSuccessEpochSeconds = r.finishedAt() == null ? System.currentTimeMillis() / 1000.0
                 : r.finishedAt().toEpochMilli() / 1000.0;
         }
+        if (r.retries() != null) {
+            for (io.dpone.retry.OperationKind k : io.dpone.retry.OperationKind.values()) {
+                retries.merge(k, r.retries().byKind().getOrDefault(k.key(), 0L), Long::sum);
+            }
+            retryBudgetExhaustedRuns += r.retries().budgetExhausted() ? 1 : 0;
+        }
         gates.clear();
         r.gates().forEach(g -> gates.put(g.gate(), "passed".equals(g.status()) ? 1 : "failed".equals(g.status())
             ? 0 : -1));
+    }
+
+    /** Retried attempts of {@code kind} in the finished runs (after transient faults). */
+    public synchronized long retries(io.dpone.retry.OperationKind kind) {
+        return retries.getOrDefault(kind, 0L);
+    }
+
+    @ManagedAttribute(description = "Retried attempts after transient faults in finished runs, every operation kind")
+    public synchronized long getRetries() {
+        return retries.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @ManagedAttribute(description = "Retried chunk inserts (with their deduplication token) in finished runs")
+    public long getChunkInsertRetries() {
+        return retries(io.dpone.retry.OperationKind.CHUNK_INSERT);
+    }
+
+    @ManagedAttribute(description = "Retried metadata queries in finished runs")
+    public long getMetadataQueryRetries() {
+        return retries(io.dpone.retry.OperationKind.METADATA_QUERY);
+    }
+
+    @ManagedAttribute(description = "Source key ranges re-read after a dropped connection in finished runs")
+    public long getSourceReadRetries() {
+        return retries(io.dpone.retry.OperationKind.SOURCE_READ);
+    }
+
+    @ManagedAttribute(description = "Retried object puts in finished runs")
+    public long getObjectPutRetries() {
+        return retries(io.dpone.retry.OperationKind.OBJECT_PUT);
+    }
+
+    @ManagedAttribute(description = "Retried object gets and listings in finished runs")
+    public long getObjectGetRetries() {
+        return retries(io.dpone.retry.OperationKind.OBJECT_GET);
+    }
+
+    @ManagedAttribute(description = "Finished runs that failed because they spent their retry budget")
+    public synchronized long getRetryBudgetExhaustedRuns() {
+        return retryBudgetExhaustedRuns;
     }
 
     /** 1 passed, 0 failed, -1 skipped or not run, for {@code gate} in the last finished run. */

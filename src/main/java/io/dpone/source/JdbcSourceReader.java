@@ -341,9 +341,15 @@ public final class JdbcSourceReader implements SourceReader {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
-                "cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")");
+            throw readFailed("cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")", e);
         }
+    }
+
+    /** {@code source.read_failed}; transient ({@link io.dpone.retry.TransientFailure}) when the connection broke. */
+    static DponeException readFailed(String message, SQLException e) {
+        return io.dpone.retry.TransientFaults.isTransientSql(e)
+            ? new io.dpone.retry.TransientFailure(BlockerCode.SOURCE_READ_FAILED, "source.table", message)
+            : new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table", message);
     }
 
     @Override
@@ -389,8 +395,7 @@ public final class JdbcSourceReader implements SourceReader {
                 throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + columns.get(i).name(),
                     e.getMessage() + refusalHint(columns.get(i)));
             } catch (SQLException e) {
-                throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.table",
-                    "source read failed (SQLState " + e.getSQLState() + ")");
+                throw readFailed("source read failed (SQLState " + e.getSQLState() + ")", e);
             }
         }
 

@@ -19,23 +19,42 @@ public final class RangeCursors {
 
     public static List<RowCursor> open(SourceReader primary, Supplier<SourceReader> more, SourceTable table,
                                        int fetchSize, long rowLimit, ReadPlan plan) {
-        return open(primary, more, table, fetchSize, rowLimit, plan, counts -> { });
+        return open(primary, more, table, fetchSize, rowLimit, plan, io.dpone.retry.RetryBudget.none(), counts -> { });
     }
 
+    /**
+     * As above, each range read resumable under {@code budget} ({@link ResumableRangeCursor}): a dropped connection
+     * re-reads the rest of the range on a fresh reader. An unsplit read of a table with a single-column integer
+     * primary key is read as the one range of every key, resumable too; any other unsplit read (no such key, or a
+     * row-limited sample) is not.
+     */
     public static List<RowCursor> open(SourceReader primary, Supplier<SourceReader> more, SourceTable table,
-                                       int fetchSize, long rowLimit, ReadPlan plan, Consumer<long[]> onRead) {
+                                       int fetchSize, long rowLimit, ReadPlan plan,
+                                       io.dpone.retry.RetryBudget budget, Consumer<long[]> onRead) {
         if (!plan.split()) {
-            return List.of(primary.open(table, fetchSize, rowLimit));
+            KeyRange whole = rowLimit > 0 ? null : ReadPlan.wholeKey(table);
+            if (whole == null || budget.settings().maxRetries() == 0) {
+                return List.of(primary.open(table, fetchSize, rowLimit));
+            }
+            RowCursor first;
+            try {
+                first = primary.open(table, fetchSize, whole);
+            } catch (UnsupportedOperationException noRanges) { // a reader that cannot read key ranges
+                return List.of(primary.open(table, fetchSize, rowLimit));
+            }
+            return List.of(new ResumableRangeCursor(first, more, table, fetchSize, whole, budget));
         }
         Tally tally = new Tally(plan.ranges().size(), onRead);
         List<RowCursor> cursors = new ArrayList<>();
         try {
-            cursors.add(new Counted(primary.open(table, fetchSize, plan.ranges().get(0)), tally, 0));
+            cursors.add(new Counted(new ResumableRangeCursor(primary.open(table, fetchSize, plan.ranges().get(0)),
+                more, table, fetchSize, plan.ranges().get(0), budget), tally, 0));
             for (int i = 1; i < plan.ranges().size(); i++) {
+                KeyRange range = plan.ranges().get(i);
                 SourceReader own = more.get();
                 try {
-                    cursors.add(new Owning(new Counted(own.open(table, fetchSize, plan.ranges().get(i)), tally, i),
-                        own));
+                    cursors.add(new Owning(new Counted(new ResumableRangeCursor(own.open(table, fetchSize, range), more,
+                        table, fetchSize, range, budget), tally, i), own));
                 } catch (RuntimeException e) {
                     own.close();
                     throw e;

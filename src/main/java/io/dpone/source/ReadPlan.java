@@ -28,6 +28,20 @@ public record ReadPlan(List<KeyRange> ranges, KeyBoundaries boundaries, String n
         return new ReadPlan(List.of(), null, note);
     }
 
+    /**
+     * The range of every key of {@code table} when it has a single-column integer primary key among the selected
+     * columns (an unsplit read that can resume after a dropped connection), else null.
+     */
+    public static KeyRange wholeKey(SourceTable table) {
+        if (table.primaryKey().size() != 1) {
+            return null;
+        }
+        String key = table.primaryKey().get(0);
+        return table.columns().stream().filter(c -> c.name().equalsIgnoreCase(key))
+            .filter(c -> c.type() instanceof IntegerType).findFirst()
+            .map(c -> new KeyRange(c.name(), null, null)).orElse(null);
+    }
+
     public boolean split() {
         return !ranges.isEmpty();
     }

@@ -115,9 +115,12 @@ public final class SourceConnections {
             if (timeouts != null && System.nanoTime() - started >= timeouts.login().toNanos() - 250_000_000L) {
                 bound = "; no answer within login_timeout " + timeouts.login().toSeconds() + "s";
             }
-            throw new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(),
-                "cannot connect to source alias '" + spec.alias() + "' (SQLState " + e.getSQLState() + bound + "): "
-                    + nextStep(spec, e));
+            String message = "cannot connect to source alias '" + spec.alias() + "' (SQLState " + e.getSQLState()
+                + bound + "): " + nextStep(spec, e);
+            // a refused or timed-out connect is worth another try where a retry budget runs (a re-read range)
+            throw io.dpone.retry.TransientFaults.isTransientSql(e)
+                ? new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, spec.alias(), message)
+                : new DponeException(BlockerCode.CONNECTION_FAILED, spec.alias(), message);
         }
     }
 }

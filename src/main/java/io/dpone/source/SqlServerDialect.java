@@ -95,13 +95,16 @@ public final class SqlServerDialect {
     }
 
     /**
-     * {@code SELECT cols FROM [s].[t] WHERE <range>}: the range as {@link #rangePredicate} writes it; its bound values
-     * are appended to {@code params} in the order of the placeholders.
+     * {@code SELECT cols FROM [s].[t] WHERE <range> ORDER BY k..}: the range as {@link #rangePredicate} writes it; its
+     * bound values are appended to {@code params} in the order of the placeholders. In key order (a clustered primary
+     * key's own order: no sort), so a read that loses its connection resumes at the last key it delivered
+     * ({@link ResumableRangeCursor}).
      */
     public static String selectRange(String schema, String table, List<SourceColumn> columns, List<SourceColumn> key,
                                      KeyRange range, List<Object> params) {
         String where = rangePredicate(key, range, params);
-        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + where);
+        return selectAll(schema, table, columns) + (where.isEmpty() ? "" : " WHERE " + where) + " ORDER BY "
+            + key.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
     }
 
     /**

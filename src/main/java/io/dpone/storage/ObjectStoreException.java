@@ -4,7 +4,8 @@ package io.dpone.storage;
  * A failed object-store operation. The message names the operation, bucket, key and the store's error code;
  * it never contains credentials.
  */
-public class ObjectStoreException extends RuntimeException implements io.dpone.error.CompleteMessage {
+public class ObjectStoreException extends RuntimeException implements io.dpone.error.CompleteMessage,
+        io.dpone.retry.TransientSignal {
     private static final long serialVersionUID = 1L;
 
     /** Why the operation failed, coarse enough for callers to branch on. */
@@ -20,10 +21,22 @@ public class ObjectStoreException extends RuntimeException implements io.dpone.e
     }
 
     private final Reason reason;
+    private final boolean transientFault;
 
     public ObjectStoreException(Reason reason, String message, Throwable cause) {
+        this(reason, message, cause, reason == Reason.UNREACHABLE);
+    }
+
+    /** {@code transientFault}: worth another try (unreachable, HTTP 5xx/503 SlowDown, a reset), per the classifier. */
+    public ObjectStoreException(Reason reason, String message, Throwable cause, boolean transientFault) {
         super(message, cause);
         this.reason = reason;
+        this.transientFault = transientFault;
+    }
+
+    @Override
+    public boolean transientFault() {
+        return transientFault;
     }
 
     public Reason reason() {

@@ -33,14 +33,15 @@ final class S3Failures {
             ObjectStoreException.Reason reason = status == 401 || status == 403
                     ? ObjectStoreException.Reason.ACCESS_DENIED
                     : status == 404 ? ObjectStoreException.Reason.NOT_FOUND : ObjectStoreException.Reason.FAILED;
-            return new ObjectStoreException(reason, prefix + "HTTP " + status + (code == null ? "" : " " + code), e);
+            return new ObjectStoreException(reason, prefix + "HTTP " + status + (code == null ? "" : " " + code), e,
+                io.dpone.retry.TransientFaults.isTransientHttpStatus(status));
         }
         if (e instanceof SdkClientException && e.getCause() instanceof IOException io) {
             return new ObjectStoreException(ObjectStoreException.Reason.UNREACHABLE,
                     prefix + "endpoint unreachable (" + io.getClass().getSimpleName() + ")", e);
         }
         return new ObjectStoreException(ObjectStoreException.Reason.FAILED,
-                prefix + e.getClass().getSimpleName(), e);
+                prefix + e.getClass().getSimpleName(), e, io.dpone.retry.TransientFaults.isTransient(e));
     }
 
     /**

@@ -29,7 +29,8 @@ class ArchitectureTest {
         List.<String[]>of(new String[] {"demo", "io.dpone.demo.."}),
         List.<String[]>of(new String[] {"discover", "io.dpone.discover.."}, new String[] {"fleet", "io.dpone.fleet.."}),
         List.<String[]>of(new String[] {"serve", "io.dpone.serve.."}),
-        List.<String[]>of(new String[] {"certify", "io.dpone.certify.."}),
+        List.<String[]>of(new String[] {"certify", "io.dpone.certify.."}, new String[] {"status", "io.dpone.status.."},
+            new String[] {"lineage", "io.dpone.lineage.."}),
         List.<String[]>of(new String[] {"route", "io.dpone.route.."}, new String[] {"cdc", "io.dpone.cdc.."}),
         List.<String[]>of(new String[] {"camel", "io.dpone.camel.."}),
         List.<String[]>of(new String[] {"publication", "io.dpone.publication.."}),
@@ -42,6 +43,7 @@ class ArchitectureTest {
         List.<String[]>of(new String[] {"watchdog", "io.dpone.watchdog.."}),
         List.<String[]>of(new String[] {"manifest", "io.dpone.manifest.."}),
         List.<String[]>of(new String[] {"connect", "io.dpone.connect.."}),
+        List.<String[]>of(new String[] {"retry", "io.dpone.retry.."}),
         List.<String[]>of(new String[] {"error", "io.dpone.error.."}));
 
     static JavaClasses classes;

@@ -159,6 +159,14 @@ class ChannelAuditTest {
         assertEquals(1, p.exit, p.stderr);
         assertEquals(List.of("connection.failed"), codes(jsonDocument(p.stderr)));
         assertClean(p.stdout + p.stderr, ":" + garbage.getLocalPort(), "port " + garbage.getLocalPort());
+        Proc verify = dpone(context, "ops", "cdc-verify", "--pipeline-name", "orders-cdc", "--backend", "mssql_cdc",
+            "--source-schema", "dbo", "--source-table", "orders", "--cdc-dataset", "analytics.orders_cdc",
+            "--target-dataset", "serving.orders", "--unique-key", "order_id", "--source-connection-id", "mssql_demo",
+            "--sink-connection-id", "clickhouse_default", "--output-dir", dir.resolve("verify").toString(),
+            "--format", "json");
+        assertEquals(1, verify.exit, verify.stderr);
+        assertEquals(List.of("connection.failed"), codes(jsonDocument(verify.stderr)));
+        assertClean(verify.stdout + verify.stderr, ":" + garbage.getLocalPort(), "port " + garbage.getLocalPort());
     }
 
     @Test

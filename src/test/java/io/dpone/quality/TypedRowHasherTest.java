@@ -83,4 +83,26 @@ class TypedRowHasherTest {
         long b = rowHash(hasher, 1L, "y") + rowHash(hasher, 2L, "x");
         assertNotEquals(a, b);
     }
+
+    /**
+     * {@code combined} over a subset of the columns (a compound key, in any order) is the row hash of a row of only
+     * those columns, which ClickHouse computes as {@code xxHash64(ifNull(xxHash64(k1), NULL_HASH), ...)}.
+     */
+    @Test
+    void aSubsetOfTheColumnsHashesAsARowOfThoseColumns() {
+        TypedRowHasher hasher = new TypedRowHasher(COLUMNS);
+        long whole = rowHash(hasher, 42L, "kéy");
+        long[] values = hasher.valueHashes().clone();
+        assertEquals(whole, TypedRowHasher.combined(values, new int[] {0, 1}));
+        assertEquals(TypedRowHasher.xxHash64(values[1]), TypedRowHasher.combined(values, new int[] {1}));
+        List<SourceColumn> swapped = List.of(COLUMNS.get(1), COLUMNS.get(0));
+        RowBinaryEncoder encoder = new RowBinaryEncoder(swapped);
+        ByteBuf buf = new ByteBuf(16);
+        int[] offsets = new int[3];
+        encoder.encode(new Object[] {"kéy", 42L}, buf, offsets);
+        assertEquals(new TypedRowHasher(swapped).hash(buf.array(), offsets),
+            TypedRowHasher.combined(values, new int[] {1, 0}));
+        assertNotEquals(TypedRowHasher.combined(values, new int[] {0, 1}), TypedRowHasher.combined(values,
+            new int[] {1, 0}), "the key order matters");
+    }
 }

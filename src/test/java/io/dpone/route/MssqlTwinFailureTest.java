@@ -29,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A connection dropped in the middle of a result, through the real mssql-jdbc against the twin (its fault
- * {@code sp_twin_fault @drop_after_rows}): {@code source.read_failed}, no endpoint in it, nothing published, and the
+ * {@code sp_twin_fault @drop_after_rows}): by default the run re-reads the rest of the key range on a fresh
+ * connection (issue 35) and passes with every row once and the retry counted; with retries off
+ * ({@code retry.max_retries: 0}) it is {@code source.read_failed}, no endpoint in it, nothing published, and the
  * same run id resumes to a green run. (A wrong password is in {@link MssqlSourceContract}.) A twin run, not a server
  * run (docs/testing.md).
  */
@@ -69,9 +71,30 @@ class MssqlTwinFailureTest {
     }
 
     @Test
+    void aConnectionDroppedMidResultIsReReadFromTheLastKeyWithEveryRowOnce() throws Exception {
+        String db = TestEngines.newDatabase("twin_reread");
+        Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: typed_binary_streaming");
+        java.nio.file.Files.writeString(manifest, java.nio.file.Files.readString(manifest)
+            + "\nretry:\n  initial_backoff: 10ms\n  max_backoff: 100ms\n");
+        try (Connection admin = twin.connect(); Statement st = admin.createStatement();
+             DponeCamel camel = DponeCamel.start(null, false); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            st.execute("EXEC sp_twin_fault @drop_after_rows = 7000");
+            RunReport r = new FullRefreshRunner(camel, context(passwordFile), dir)
+                .run(ManifestLoader.load(manifest), "reread-1", ProgressListener.NONE);
+            assertTrue(r.passed(), String.valueOf(r.blockers()));
+            assertEquals(1L, r.retries().byKind().get("source_read"), String.valueOf(r.retries()));
+            assertEquals(List.of(List.of("20000", "20000")), ch.query("SELECT toString(count()), "
+                + "toString(uniqExact(sale_id)) FROM " + ClickHouseSql.table(db, "sales")), "every row once");
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    @Test
     void aConnectionDroppedMidResultIsReadFailedPublishesNothingAndTheRunResumes() throws Exception {
         String db = TestEngines.newDatabase("twin_drop");
         Path manifest = Manifests.fullRefresh(dir, "sales", db, "route: typed_binary_streaming");
+        java.nio.file.Files.writeString(manifest, java.nio.file.Files.readString(manifest)
+            + "\nretry:\n  max_retries: 0\n");
         try (Connection admin = twin.connect(); Statement st = admin.createStatement();
              DponeCamel camel = DponeCamel.start(null, false); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             st.execute("EXEC sp_twin_fault @drop_after_rows = 7000");

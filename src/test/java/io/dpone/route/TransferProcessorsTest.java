@@ -132,7 +132,8 @@ class TransferProcessorsTest {
         String create = ch.statements.stream().filter(s -> s.startsWith("CREATE TABLE")).findFirst().orElseThrow();
         assertTrue(create.startsWith("CREATE TABLE `analytics`.`" + staging() + "` (`id` Int32, `status` "
             + "Nullable(String), "), create);
-        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) COMMENT '" + run.plan().generationComment()
+        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) SETTINGS non_replicated_deduplication_window = "
+            + "1000 COMMENT '" + run.plan().generationComment()
             + "'"), create);
         assertEquals(staging(), run.stagingTable());
         List<Long> chunkRows = new java.util.ArrayList<>();
@@ -367,7 +368,7 @@ class TransferProcessorsTest {
         String pull = ch.statements.get(ch.statements.size() - 1);
         assertTrue(pull.startsWith("INSERT INTO `analytics`.`" + staging() + "` (`id`, `status`, "), pull);
         assertTrue(pull.contains("FROM s3(`dpone_stage`, url = 'http://objects.test/stage-bucket/" + key + "'"), pull);
-        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1"), pull);
+        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1, insert_deduplicate = 0"), pull);
         assertFalse(pull.contains("ak") && pull.contains("'sk'"), "no key in the statement: the collection holds it");
         assertEquals(List.of(2L, 3L, 1L), List.of(run.counters().rows(), run.counters().bytes(),
             (long) run.counters().chunks()));

@@ -19,10 +19,6 @@ import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -71,26 +67,39 @@ class TwinFailureTest {
                 false, options)), false);
     }
 
+    /** Retries with short backoff, so a fault that outlives them fails the run within a second or two. */
+    static final String FAST_RETRIES = "retry:\n  max_retries: 4\n  initial_backoff: 10ms\n  max_backoff: 50ms\n";
+
     private BatchManifest manifest(String db) throws Exception {
+        return manifest(db, FAST_RETRIES);
+    }
+
+    private BatchManifest manifest(String db, String retry) throws Exception {
         Path file = Manifests.fullRefresh(dir, "sales", db, "route: typed_binary_streaming\norder_by: [sale_id]");
         Files.writeString(file, Files.readString(file).replace("connection_ref: " + TestEngines.CLICKHOUSE,
-            "connection_ref: " + SERVER));
+            "connection_ref: " + SERVER) + "\n" + retry);
         return ManifestLoader.load(file);
     }
 
     private static void fault(String query) throws Exception {
-        HttpResponse<Void> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(twin.url()
-            + "/twin/faults?" + query)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.discarding());
-        assertEquals(200, r.statusCode());
+        twin.fault(query);
     }
 
     /** Loads 3000 rows once (the published generation), then runs again under {@code fault}; returns that report. */
     private RunReport failedAfterAGoodRun(String fault, Map<String, String> options) throws Exception {
+        return afterAGoodRun(fault, options, FAST_RETRIES, false);
+    }
+
+    /**
+     * Loads 3000 rows once, then runs again under {@code fault} with the manifest's {@code retry} block; asserts
+     * whether that run passed and, when it did not, that the published generation is untouched.
+     */
+    private RunReport afterAGoodRun(String fault, Map<String, String> options, String retry, boolean passes)
+            throws Exception {
         String h2 = TestEngines.newH2Url();
         String db = TestEngines.newDatabase("twin_fail");
         ConnectionContext ctx = context(h2, twin.url(), twin.password(), options);
-        BatchManifest m = manifest(db);
+        BatchManifest m = manifest(db, retry);
         try (Connection src = DriverManager.getConnection(h2, "sa", "");
              DponeCamel camel = DponeCamel.start(null, false);
              ClickHouseEndpoint ch = ClickHouseEndpoints.open(context(h2, twin.url(), twin.password(), Map.of())
@@ -104,9 +113,10 @@ class TwinFailureTest {
             } finally {
                 fault("clear");
             }
-            assertFalse(bad.passed());
-            assertEquals(List.of(List.of("3000", "good")), ch.query("SELECT count(), any(__dpone__run_id) FROM "
-                + ClickHouseSql.table(db, "sales")), "the published generation is untouched");
+            assertEquals(passes, bad.passed(), String.valueOf(bad.blockers()));
+            assertEquals(List.of(List.of("3000", passes ? "bad" : "good")), ch.query("SELECT count(), "
+                + "any(__dpone__run_id) FROM " + ClickHouseSql.table(db, "sales")),
+                "the published generation is the old or the new one, complete");
             assertEquals(List.of(List.of("sales")), ch.query("SELECT name FROM system.tables WHERE database = "
                 + ClickHouseSql.literal(db)), "no staging table is left");
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
@@ -181,9 +191,30 @@ class TwinFailureTest {
     }
 
     @Test
-    void aServerSlowerThanTheSocketTimeoutPublishesNothing() throws Exception {
+    void aServerSlowerThanTheSocketTimeoutPublishesNothingWithRetriesOff() throws Exception {
         Map<String, String> options = new HashMap<>();
         options.put("socket_timeout", "2s");
-        assertTyped(failedAfterAGoodRun("delay_ms=5000&times=3", options), "connection.failed");
+        assertTyped(afterAGoodRun("delay_ms=5000&times=3", options, "retry:\n  max_retries: 0\n", false),
+            "connection.failed");
+    }
+
+    @Test
+    void aServerSlowerThanTheSocketTimeoutForAFewRequestsIsRetriedAndCounted() throws Exception {
+        // issue 35: a timed-out request is transient; the idempotent ones are tried again and the run passes
+        Map<String, String> options = new HashMap<>();
+        options.put("socket_timeout", "1s");
+        RunReport r = afterAGoodRun("delay_ms=3000&times=2", options,
+            "retry:\n  max_retries: 6\n  initial_backoff: 10ms\n  max_backoff: 50ms\n", true);
+        assertEquals(2, r.retries().retries(), String.valueOf(r.retries()));
+        assertEquals(2L, r.retries().byKind().values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    @Test
+    void http503sBeyondTheRetryBudgetFailTypedWithTheLastCause() throws Exception {
+        RunReport r = failedAfterAGoodRun("http_status=503&times=100", Map.of());
+        assertTyped(r, "connection.failed");
+        assertTyped(r, "connection.retry_budget_exhausted");
+        assertTrue(r.retries().budgetExhausted());
+        assertEquals(4, r.retries().retries());
     }
 }

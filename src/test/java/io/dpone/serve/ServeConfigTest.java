@@ -207,6 +207,43 @@ class ServeConfigTest {
     }
 
     @Test
+    void aStreamsVerifyBlockIsReadAndNeedsALiveMaterializedStream() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        String stream = """
+            cdc_streams:
+              - name: orders
+                schedule: {every: 1s}
+                mode: %s
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: orders
+                source_schema: dbo
+                source_table: orders
+                target_dataset: analytics.orders_cdc
+                unique_keys: [order_id]
+                sink_connection_id: ch
+            %s
+                materialize:
+                  target_dataset: serving.orders
+                verify: {every: %s, buckets: %s, repair: true}
+            """;
+        ServeConfig ok = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}",
+            stream.formatted("live", "    source_connection_id: src", "PT1H", "64")));
+        ServeConfig.Verify v = ok.cdcStreams().get(0).verify();
+        assertEquals(java.time.Duration.ofHours(1), v.every());
+        assertEquals(64, v.buckets());
+        assertTrue(v.repair());
+        Set<String> at = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", stream.formatted("local", "    events_json: events.json\n"
+                + "    checkpoint_json: checkpoint.json\n    output_dir: out", "hourly", "6")))).blockers().stream()
+            .map(b -> b.code() + "@" + b.subject()).collect(Collectors.toSet());
+        assertTrue(at.containsAll(Set.of("serve.config_invalid@cdc_streams[0].verify",
+            "serve.config_invalid@cdc_streams[0].verify.every", "serve.config_invalid@cdc_streams[0].verify.buckets")),
+            at::toString);
+    }
+
+    @Test
     void publishedSchemaInDocsIsTheOneTheLoaderUses() throws Exception {
         assertEquals(Files.readString(Path.of("src/main/resources" + ServeConfigLoader.SCHEMA)),
             Files.readString(Path.of("docs/serve-config.schema.json")));

@@ -151,7 +151,17 @@ class ServeDeploymentTest {
     @Test
     void dockerfileRunsNonRootOnJre17AndExposesTheManagementPort() throws Exception {
         String docker = Files.readString(Path.of("Dockerfile"));
-        assertTrue(docker.contains("FROM eclipse-temurin:17-jre"));
+        // the bases are build arguments (a registry's Temurin by default, a local base with podman, see
+        // dev/container/run-checks.sh); each stage takes its own
+        assertTrue(docker.contains("\nARG BUILD_BASE=eclipse-temurin:17-jdk\n")
+            && docker.contains("\nFROM ${BUILD_BASE} AS build\n"), "the build stage's base is an argument");
+        assertTrue(docker.contains("\nARG RUNTIME_BASE=eclipse-temurin:17-jre\n")
+            && docker.contains("\nFROM ${RUNTIME_BASE}\n"), "the run stage's base is an argument");
+        assertTrue(docker.indexOf("ARG RUNTIME_BASE") < docker.indexOf("\nFROM "), "ARGs before the first FROM");
+        // the entrypoint is a sh launcher whose exec makes java PID 1 (SIGTERM reaches the shutdown hook)
+        assertTrue(docker.contains("'exec java $JAVA_OPTS -cp \"/opt/dpone/dpone.jar:/opt/dpone/lib/*\" "
+            + "io.dpone.cli.DponeCli \"$@\"'") && docker.contains("> /usr/local/bin/dpone")
+            && docker.contains("\nENTRYPOINT [\"/usr/local/bin/dpone\"]\n"), "the launcher is the entrypoint");
         assertTrue(docker.contains("./mvnw -q -B package"));
         assertTrue(docker.matches("(?s).*\\nUSER 10001:10001\\n.*"));
         assertTrue(docker.contains("EXPOSE 8080 9010"));
@@ -234,5 +244,145 @@ class ServeDeploymentTest {
         assertTrue(dpone.path("environment").path("DPONE_RUNTIME_CONNECTION_CONTEXT").asText()
             .endsWith("examples/connections/compose-network.connections.yaml"));
         assertTrue(Files.readString(Path.of("README.md")).contains("docker compose up -d --wait"));
+    }
+
+    @Test
+    void theRoutesDirectoryAndTheStateComeFromTheirVolumes() throws Exception {
+        ServeConfig serve = serveConfigFromConfigMap();
+        assertEquals(Path.of(mountOf("routes")), serve.routesDirectory(), "serve loads routes from the mounted ConfigMap");
+        assertEquals("dpone-routes", volume("routes").path("configMap").path("name").asText());
+        assertFalse(one("ConfigMap", "dpone-routes").path("data").isEmpty(), "the routes ConfigMap holds route files");
+        for (JsonNode route : one("ConfigMap", "dpone-routes").path("data")) {
+            JsonNode parsed = YAML.readTree(route.asText());
+            assertTrue(parsed.isArray() && parsed.get(0).path("route").hasNonNull("id"), "a YAML DSL route file");
+        }
+        assertTrue(serve.stateDir().startsWith(Path.of(mountOf("state"))), "the state survives the pod");
+        assertEquals("dpone-state", volume("state").path("persistentVolumeClaim").path("claimName").asText());
+        assertTrue(volume("connections").path("secret").path("secretName").asText().equals("dpone-connections"),
+            "the connection context comes from the Secret");
+    }
+
+    @Test
+    void resourcesLeaveRoomForTheEngineBesideTheHeap() {
+        JsonNode resources = container().path("resources");
+        long request = bytes(resources.path("requests").path("memory").asText());
+        long limit = bytes(resources.path("limits").path("memory").asText());
+        assertTrue(resources.path("requests").hasNonNull("cpu"), "a CPU request schedules the pod");
+        assertTrue(request > 0 && request <= limit, "memory request within the limit");
+        java.util.regex.Matcher xmx = java.util.regex.Pattern.compile("-Xmx(\\d+)([kmgKMG])")
+            .matcher(envValue("JAVA_OPTS"));
+        assertTrue(xmx.find(), "JAVA_OPTS bounds the heap");
+        long heap = bytes(xmx.group(1) + xmx.group(2).toUpperCase() + "i");
+        // the embedded engine, metaspace, threads and direct buffers live outside the heap
+        assertTrue(limit >= heap + (1L << 30), "memory limit " + limit + " leaves at least 1 GiB beside the heap");
+    }
+
+    @Test
+    void thePodDisruptionBudgetSelectsTheDeploymentsPodsAndNeverBlocksADrain() {
+        JsonNode pdb = one("PodDisruptionBudget", "dpone");
+        assertEquals("policy/v1", pdb.path("apiVersion").asText());
+        JsonNode deployment = one("Deployment", "dpone");
+        JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+        JsonNode selector = pdb.path("spec").path("selector").path("matchLabels");
+        assertFalse(selector.isEmpty(), "the budget selects by label");
+        selector.fields().forEachRemaining(e ->
+            assertEquals(e.getValue().asText(), podLabels.path(e.getKey()).asText(), "PDB selects the pod's " + e.getKey()));
+        assertEquals(deployment.path("spec").path("selector").path("matchLabels"), selector,
+            "the budget selects exactly the Deployment's pods");
+        // one replica: minAvailable 1 (or maxUnavailable 0) would block every node drain; the stop is resumable
+        int replicas = deployment.path("spec").path("replicas").asInt();
+        assertFalse(pdb.path("spec").has("minAvailable") && pdb.path("spec").path("minAvailable").asInt() >= replicas);
+        assertTrue(pdb.path("spec").path("maxUnavailable").asInt() >= 1, "a drain may evict the one pod");
+        assertEquals("AlwaysAllow", pdb.path("spec").path("unhealthyPodEvictionPolicy").asText());
+    }
+
+    @Test
+    void theServiceMonitorScrapesTheServedMetricsPathThroughTheService() throws Exception {
+        Path overlay = Path.of("deploy/k8s-prometheus-operator");
+        JsonNode kustomization = YAML.readTree(overlay.resolve("kustomization.yaml").toFile());
+        List<String> resources = new ArrayList<>();
+        kustomization.path("resources").forEach(r -> resources.add(r.asText()));
+        assertEquals(List.of("../k8s", "servicemonitor.yaml"), resources, "the base plus the ServiceMonitor");
+        JsonNode monitor = YAML.readTree(overlay.resolve("servicemonitor.yaml").toFile());
+        assertEquals("ServiceMonitor", monitor.path("kind").asText());
+        assertEquals("monitoring.coreos.com/v1", monitor.path("apiVersion").asText());
+        JsonNode svc = one("Service", "dpone");
+        monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e -> assertEquals(
+            e.getValue().asText(), svc.path("metadata").path("labels").path(e.getKey()).asText(),
+            "the ServiceMonitor selects the Service by its labels"));
+        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertEquals(ServeRuntime.METRICS, endpoint.path("path").asText());
+        String port = endpoint.path("port").asText();
+        JsonNode servicePort = null;
+        for (JsonNode p : svc.path("spec").path("ports")) {
+            if (p.path("name").asText().equals(port)) {
+                servicePort = p;
+            }
+        }
+        assertNotNull(servicePort, "the ServiceMonitor names a port of the Service");
+        assertEquals("management", servicePort.path("targetPort").asText(), "which reaches the management port");
+    }
+
+    @Test
+    void noConfigMapCarriesASecretLiteral() throws Exception {
+        List<String> texts = new ArrayList<>();
+        for (JsonNode doc : DOCS) {
+            if (doc.path("kind").asText().equals("ConfigMap")) {
+                doc.path("data").forEach(v -> texts.add(v.asText()));
+            }
+        }
+        for (JsonNode file : one("Kustomization", null).path("configMapGenerator").get(0).path("files")) {
+            texts.add(Files.readString(Path.of("deploy/k8s").resolve(file.asText())));
+        }
+        assertTrue(texts.size() >= 3, "the routes ConfigMap and the generated serve ConfigMap's files");
+        for (String text : texts) {
+            assertEquals(List.of(), secretLiterals(text));
+        }
+        // the check finds what it looks for
+        assertEquals(3, secretLiterals("password: hunter2\nurl: jdbc:sqlserver://h;password=x\n"
+            + "options: {secret_key: abc}\npassword_env: MSSQL_PASSWORD\n").size());
+        assertEquals(1, secretLiterals("-----BEGIN PRIVATE KEY-----").size());
+    }
+
+    /** Lines that hold a credential literal: a password/secret/token key with a value, a URL password, a key. */
+    static List<String> secretLiterals(String text) {
+        java.util.regex.Pattern key = java.util.regex.Pattern.compile(
+            "(?i)[\\w.-]*(password|passwd|secret|token|api_key|access_key|credential)[\\w.-]*\\s*:\\s*[^\\s#{]");
+        java.util.regex.Pattern inUrl = java.util.regex.Pattern.compile("(?i)(password|pwd)=[^;&\\s]+");
+        List<String> found = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            java.util.regex.Matcher m = key.matcher(line);
+            boolean literal = false;
+            while (m.find()) {
+                String name = m.group().substring(0, m.group().indexOf(':')).trim();
+                literal |= !name.endsWith("_env"); // password_env names a variable, not the password
+            }
+            if (literal || inUrl.matcher(line).find() || line.contains("-----BEGIN")) {
+                found.add(line.trim());
+            }
+        }
+        return found;
+    }
+
+    private static JsonNode volume(String name) {
+        for (JsonNode v : one("Deployment", "dpone").path("spec").path("template").path("spec").path("volumes")) {
+            if (v.path("name").asText().equals(name)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no volume " + name);
+    }
+
+    /** A Kubernetes quantity in bytes (Ki, Mi, Gi, or a plain number). */
+    private static long bytes(String quantity) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(Ki|Mi|Gi|Ti)?").matcher(quantity);
+        assertTrue(m.matches(), "a memory quantity: " + quantity);
+        int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
+            case "Ki" -> 10;
+            case "Mi" -> 20;
+            case "Gi" -> 30;
+            default -> 40;
+        };
+        return Long.parseLong(m.group(1)) << shift;
     }
 }

@@ -58,6 +58,7 @@ class ServeLiveCdcTest {
                     max_events: 1000
                     materialize:
                       target_dataset: %s.orders_current
+                    verify: {every: PT0S, buckets: 4}
                 """.formatted(db, TestEngines.SOURCE, TestEngines.CLICKHOUSE, db)));
             try (ServeRuntime serve = ServeRuntime.start(config, TestEngines.context(url), Map.of())) {
                 await(Duration.ofSeconds(30), "the first changes applied", () -> (Long) jmx(STREAM, "EventsApplied") >= 2);
@@ -87,6 +88,19 @@ class ServeLiveCdcTest {
                     metrics);
                 assertTrue(sample(metrics, "dpone_cdc_visible_behind_source_seconds", "stream=\"orders_live\"") >= 0,
                     metrics);
+                // cdc_streams[].verify: the serving view is proven against the source after the ticks
+                await(Duration.ofSeconds(30), "a passing verification", () -> "passed".equals(jmx(STREAM,
+                    "LastVerifyVerdict")));
+                assertEquals(0.0, sample(get(config.httpPort(), ServeRuntime.METRICS).body(),
+                    "dpone_cdc_verify_mismatched_buckets", "stream=\"orders_live\""), 0.0);
+                ch.execute("ALTER TABLE " + ClickHouseSql.table(db, "orders_current__dpone_cdc_versions")
+                    + " DELETE WHERE order_id = 2 SETTINGS mutations_sync = 2");
+                fx.txn().insert(row(4, "new", "4.00", null, null)).commit(); // a tick that applies, then a verify
+                await(Duration.ofSeconds(30), "the out-of-band delete found", () -> "mismatched".equals(jmx(STREAM,
+                    "LastVerifyVerdict")));
+                assertEquals(1.0, sample(get(config.httpPort(), ServeRuntime.METRICS).body(),
+                    "dpone_cdc_verify_mismatched_buckets", "stream=\"orders_live\""), 0.0);
+                assertTrue((Long) jmx(STREAM, "FailedVerifications") >= 1);
                 assertEquals("Nullable(Decimal(18, 2))", ch.query("SELECT type FROM system.columns WHERE database = "
                     + ClickHouseSql.literal(db) + " AND table = 'orders_cdc' AND name = 'amount'").get(0).get(0));
             }

@@ -95,6 +95,13 @@ class ServeRuntimeTest {
                 assertEquals(1.0, sample(metrics, "dpone_gate_status", "gate=\"cleanup_audit\",job=\"sales\""), 0.0);
                 assertTrue(sample(metrics, "dpone_job_last_duration_seconds", "job=\"sales\"") > 0);
                 assertTrue(sample(metrics, "dpone_job_moved_bytes_total", "job=\"sales\"") > 0);
+                // issue 35: retries per operation kind, registered at zero (a clean run retried nothing)
+                for (String kind : List.of("chunk_insert", "metadata_query", "source_read", "object_put",
+                        "object_get")) {
+                    assertEquals(0.0, sample(metrics, "dpone_job_retries_total", "job=\"sales\",operation=\""
+                        + kind + "\""), 0.0, kind);
+                }
+                assertEquals(0L, jmx(JOB, "ChunkInsertRetries"));
                 assertEveryDponeSeriesHasHelp(metrics);
 
                 // a manual run through JMX moves the table again: both views grow by exactly the rows moved

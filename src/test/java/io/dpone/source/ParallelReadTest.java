@@ -160,7 +160,8 @@ class ParallelReadTest {
             SourceTable t = primary.describe(new TableRef("dbo", table), List.of());
             ReadPlan plan = ReadPlan.plan(primary, t, readers, 0, 0);
             plans.add(plan);
-            List<RowCursor> cursors = RangeCursors.open(primary, this::reader, t, 100, 0, plan, counts::add);
+            List<RowCursor> cursors = RangeCursors.open(primary, this::reader, t, 100, 0, plan,
+                io.dpone.retry.RetryBudget.none(), counts::add);
             List<String> rows = new ArrayList<>();
             for (RowCursor c : cursors) {
                 Object[] row = new Object[t.columns().size()];
@@ -233,14 +234,14 @@ class ParallelReadTest {
     @Test
     void rangeSqlQuotesIdentifiersAndBindsBounds() {
         List<Object> params = new ArrayList<>();
-        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE ([id] >= ?) AND ([id] < ?)",
+        assertEquals("SELECT [id], [v] FROM [dbo].[t] WHERE ([id] >= ?) AND ([id] < ?) ORDER BY [id]",
             SqlServerDialect.selectRange("dbo", "t", List.of(column("id"), column("v")), List.of(column("id")),
                 new KeyRange("id", 1L, 9L), params));
         assertEquals(List.of(1L, 9L), params);
         params.clear();
-        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ?", SqlServerDialect.selectRange("dbo", "t",
+        assertEquals("SELECT [id] FROM [dbo].[t] WHERE [id] < ? ORDER BY [id]", SqlServerDialect.selectRange("dbo", "t",
             List.of(column("id")), List.of(column("id")), new KeyRange("id", null, 9L), params));
-        assertEquals("SELECT [id] FROM [dbo].[t]", SqlServerDialect.selectRange("dbo", "t", List.of(column("id")),
+        assertEquals("SELECT [id] FROM [dbo].[t] ORDER BY [id]", SqlServerDialect.selectRange("dbo", "t", List.of(column("id")),
             List.of(column("id")), new KeyRange("id", null, null), params));
         params.clear();
         SourceColumn g = new SourceColumn("g", "uniqueidentifier", false, new io.dpone.source.types.UuidType());

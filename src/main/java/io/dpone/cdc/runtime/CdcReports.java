@@ -55,7 +55,7 @@ public final class CdcReports {
             counts, policyCounts(tick.batch()), receipt, blockers,
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
                 Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource()),
-            tick.startedAt(), end, artifacts(tick));
+            tick.startedAt(), end, artifacts(tick), tick.batch() == null ? List.of() : tick.batch().columns());
     }
 
     /** What the batch's declared value policies changed, per column (empty without a batch or a policy). */

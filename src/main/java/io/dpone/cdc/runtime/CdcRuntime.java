@@ -52,8 +52,11 @@ public final class CdcRuntime {
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
         }
-        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(
-                options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
+        // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults; the offset commit
+        // and every other statement run once
+        try (ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(
+                context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")),
+                new io.dpone.retry.RetryBudget(io.dpone.retry.RetrySettings.DEFAULT))) {
             return runner.apply(tick(options, newRunId(), ch));
         }
     }

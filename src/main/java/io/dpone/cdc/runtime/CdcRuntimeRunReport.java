@@ -25,8 +25,18 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
                                   String highWatermark, String batchId, Counts counts,
                                   List<PolicyCount> valuePolicy, SinkReceipt sinkReceipt,
                                   List<Blocker> blockers, Metrics metrics, Instant startedAt, Instant finishedAt,
-                                  Map<String, String> artifacts) {
+                                  Map<String, String> artifacts,
+                                  @com.fasterxml.jackson.annotation.JsonIgnore
+                                  List<io.dpone.source.SourceColumn> columns) {
     public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
+
+    /**
+     * {@code columns}: the batch's payload columns with their SQL Server and ClickHouse types (empty when the reader
+     * does not know them), for the lineage events' schema facets; not part of the report document.
+     */
+    public CdcRuntimeRunReport {
+        columns = columns == null ? List.of() : List.copyOf(columns);
+    }
 
     /**
      * @param read           changes in the batch

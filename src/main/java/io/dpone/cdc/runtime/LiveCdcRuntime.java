@@ -65,7 +65,10 @@ public final class LiveCdcRuntime {
             "--sink-connection-id");
         Path spool = spoolDir(options);
         Connection c = io.dpone.source.SourceConnections.open(source, "dpone-cdc");
-        try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(sink)) {
+        // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults; the offset commit
+        // and every other statement run once
+        try (ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(sink),
+                new io.dpone.retry.RetryBudget(io.dpone.retry.RetrySettings.DEFAULT))) {
             return runner.apply(tick(options, CdcRuntime.newRunId(), c, ch, spool));
         } finally {
             try {

@@ -40,6 +40,7 @@ public final class ClickHouseTwin {
     private final String user;
     private final String password;
     private final TwinFaults faults = new TwinFaults();
+    private TwinDistributedDdl ddl;
 
     private ClickHouseTwin(TwinEngine engine, String user, String password) {
         this.engine = engine;
@@ -73,6 +74,17 @@ public final class ClickHouseTwin {
             options.containsKey("--config-file") ? Path.of(options.get("--config-file")) : null,
             Integer.parseInt(options.getOrDefault("--connections", "4")));
         ClickHouseTwin twin = new ClickHouseTwin(engine, options.getOrDefault("--user", "default"), password);
+        TwinClusterConfig cluster = TwinClusterConfig.read(
+            options.containsKey("--config-file") ? Path.of(options.get("--config-file")) : null);
+        if (cluster != null) {
+            TwinDdlQueue queue = new TwinDdlQueue(cluster.zooKeeper());
+            String host = options.get("--ddl-host");
+            twin.ddl = new TwinDistributedDdl(queue, engine, cluster.clusters(),
+                host != null ? host : "127.0.0.1:" + server.getAddress().getPort());
+            if (host != null) {
+                new TwinDdlWorker(queue, engine, twin.faults, host).start();
+            }
+        }
         ExecutorService workers = Executors.newFixedThreadPool(8);
         server.setExecutor(workers);
         server.createContext("/ping", twin::ping);
@@ -109,7 +121,13 @@ public final class ClickHouseTwin {
     }
 
     private void configureFaults(HttpExchange exchange) throws IOException {
-        faults.configure(TwinRequest.params(exchange));
+        try {
+            faults.configure(TwinRequest.params(exchange));
+        } catch (IllegalArgumentException e) {
+            exchange.sendResponseHeaders(400, -1);
+            exchange.close();
+            return;
+        }
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
     }
@@ -153,7 +171,8 @@ public final class ClickHouseTwin {
                     if (sql.isBlank()) {
                         throw new ChdbException("Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)");
                     }
-                    result = engine.run(request, sql, request.format());
+                    result = ddl != null && TwinDistributedDdl.handles(sql) ? distributed(request, sql)
+                        : engine.run(request, sql, request.format());
                 }
             } catch (ChdbException e) {
                 int code = TwinErrors.code(e.getMessage());
@@ -172,6 +191,18 @@ public final class ClickHouseTwin {
             write(exchange, request, result.bytes());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Distributed DDL or a queue read; a failure of the queue itself is the server's KEEPER_EXCEPTION. */
+    private ChdbConnection.Result distributed(TwinRequest request, String sql) throws InterruptedException {
+        try {
+            return ddl.run(request, sql);
+        } catch (ChdbException | InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ChdbException("Code: 999. DB::Exception: the twin's DDL queue failed: " + e.getMessage()
+                + ". (KEEPER_EXCEPTION)");
         }
     }
 

@@ -25,11 +25,18 @@ import java.util.regex.Pattern;
  * {@code INSERT INTO t [(cols)] FROM INFILE 'tmp' FORMAT f}, while
  * {@code INSERT INTO t (cols) SELECT ... FROM input('structure') [SETTINGS ...] FORMAT f} becomes the same
  * {@code SELECT} {@code FROM file('tmp', 'f', 'structure')}. chDB cannot read a request body, only a file.
+ *
+ * <p>The other rewrite: {@code DROP ... SYNC} runs without {@code SYNC}. The embedded engine never finishes a
+ * synchronous drop (a twin's {@code DROP TABLE ... SYNC} was still waiting after 1,178 s here; dpone's embedded path
+ * drops without it for the same reason); without it the table leaves {@code system.tables} and frees its name at once,
+ * which is all a caller of the server can observe before its data is removed.
  */
 final class TwinEngine implements AutoCloseable {
     private static final Pattern INSERT_FORMAT = Pattern.compile(
         "(?is)^\\s*(INSERT\\s+INTO\\s+.+?)\\s+FORMAT\\s+([A-Za-z0-9_]+)\\s*;?\\s*$");
     private static final Pattern INPUT_CALL = Pattern.compile("(?is)\\binput\\s*\\(\\s*('(?:[^'\\\\]|\\\\.)*')\\s*\\)");
+    private static final Pattern DROP_SYNC = Pattern.compile("(?is)^(\\s*DROP\\s+(?:TABLE|DATABASE|VIEW|DICTIONARY)\\b.*?)"
+        + "\\s+SYNC\\s*;?\\s*$");
     private static final Pattern PLAIN_VALUE = Pattern.compile("^-?[0-9]+(\\.[0-9]+)?$");
 
     private final BlockingQueue<Session> sessions;
@@ -66,10 +73,12 @@ final class TwinEngine implements AutoCloseable {
             throw new io.dpone.clickhouse.chdb.ChdbException(
                 "Code: 164. DB::Exception: Cannot execute query in readonly mode. (READONLY)");
         }
+        Matcher drop = DROP_SYNC.matcher(sql);
+        String statement = drop.matches() ? drop.group(1) : sql;
         Session s = sessions.take();
         try {
             s.prepare(request);
-            return s.connection.execute(sql, format);
+            return s.connection.execute(statement, format);
         } finally {
             sessions.add(s);
         }

@@ -21,11 +21,15 @@ public final class TwinProcess implements AutoCloseable {
     private final Process process;
     private final String url;
     private final String password;
+    private final java.util.List<String> startArgs;
+    private final Path dataDir;
 
-    private TwinProcess(Process process, String url, String password) {
+    private TwinProcess(Process process, String url, String password, java.util.List<String> startArgs, Path dataDir) {
         this.process = process;
         this.url = url;
         this.password = password;
+        this.startArgs = startArgs;
+        this.dataDir = dataDir;
     }
 
     /** Starts a twin on {@code dataDir} and waits (up to 120 s) until it serves. */
@@ -35,17 +39,62 @@ public final class TwinProcess implements AutoCloseable {
 
     /** As {@link #start(Path)}, with a server configuration file for the twin's engine (null for none). */
     public static TwinProcess start(Path dataDir, Path configFile) throws IOException {
-        String password = "twin-" + Long.toHexString(System.nanoTime());
-        ChildJvm twin = ChildJvm.main(ClickHouseTwin.class).jvm("-Xmx1g")
-            .args("--port", "0", "--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV);
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--port", "0"));
         if (configFile != null) {
-            twin.args("--config-file", configFile.toString());
+            args.addAll(java.util.List.of("--config-file", configFile.toString()));
         }
+        return start(dataDir, args, "twin-" + Long.toHexString(System.nanoTime()));
+    }
+
+    /**
+     * A member twin of the clusters {@code configFile} defines: {@code ddlHost} ({@code host:port}) is its replica
+     * there, whose distributed-DDL queue entries it runs. It keeps its port across {@link #restart()}.
+     */
+    public static TwinProcess member(Path dataDir, Path configFile, String ddlHost) throws IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        return start(dataDir, java.util.List.of("--port", Integer.toString(port), "--config-file",
+            configFile.toString(), "--ddl-host", ddlHost), "twin-" + Long.toHexString(System.nanoTime()));
+    }
+
+    private static TwinProcess start(Path dataDir, java.util.List<String> args, String password) throws IOException {
+        ChildJvm twin = ChildJvm.main(ClickHouseTwin.class).jvm("-Xmx1g").args(args.toArray(String[]::new))
+            .args("--path", dataDir.toString(), "--user", USER, "--password-env", PASSWORD_ENV);
         Files.createDirectories(dataDir);
         Process p = twin.env(PASSWORD_ENV, password).stderr(dataDir.resolve("twin.stderr")).start();
         String url = ReadyLine.await(p, "clickhouse-twin ready ", dataDir.resolve("twin.stderr"),
             "the ClickHouse twin");
-        return new TwinProcess(p, url, password);
+        return new TwinProcess(p, url, password, args, dataDir);
+    }
+
+    /** Stops this twin at once, as a crash does (SIGKILL), and waits for the process to end. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the twin did not stop after SIGKILL");
+        }
+    }
+
+    /** Starts this twin again on its data, port, configuration and password (after {@link #kill()} or a halt). */
+    public TwinProcess restart() throws IOException {
+        return start(dataDir, startArgs, password);
+    }
+
+    /** Waits (bounded) for this twin's process to end by itself, as after a {@code ddl_halt} fault. */
+    public boolean awaitExit(java.time.Duration bound) throws InterruptedException {
+        return process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Asks the twin for a fault ({@code POST /twin/faults?query}, see {@code TwinFaults}). */
+    public void fault(String query) throws IOException, InterruptedException {
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(url + "/twin/faults?" + query)).POST(java.net.http.HttpRequest.BodyPublishers
+            .noBody()).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("the twin refused the fault " + query + ": HTTP " + response.statusCode());
+        }
     }
 
     /** The twin this test JVM shares (started on first use, stopped when the JVM exits). */
