@@ -16,9 +16,10 @@ import java.util.Set;
 
 /**
  * The one classifier of a failure on a connection: transient (the same request may succeed on a fresh connection:
- * a reset, a refused or timed-out connect, a read timeout, an early end of stream, an HTTP 502/503/504, a dropped TDS
+ * a reset, a timed-out connect, a read timeout, an early end of stream, an HTTP 502/503/504, a dropped TDS
  * connection) or permanent (everything else: a server's refusal of the statement, a wrong password, a missing table,
- * a typed blocker). It reads the cause chain; library types it must not depend on are matched by class name, and the
+ * a typed blocker, and a connect the peer refused: nothing listens there, which is a server that is down or a wrong
+ * port, and failing at once tells the user so where a retry budget would spend minutes on it). It reads the cause chain; library types it must not depend on are matched by class name, and the
  * facts only a client exposes (an HTTP status, a ClickHouse error code, an SDK's own verdict) are passed in by the
  * package that owns the client, through {@link #isTransientHttpStatus} and {@link #isTransientServerCode}.
  */
@@ -50,6 +51,9 @@ public final class TransientFaults {
 
     /** Whether {@code failure} is worth another try of an idempotent operation on a fresh connection. */
     public static boolean isTransient(Throwable failure) {
+        if (refused(failure)) {
+            return false;
+        }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof TransientFailure) {
                 return true;
@@ -67,10 +71,18 @@ public final class TransientFaults {
         return false;
     }
 
+    /** A {@link ConnectException} (refused, or no route) anywhere in the cause chain: nothing listens there. */
+    static boolean refused(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean transientType(Throwable t) {
-        if (t instanceof SocketTimeoutException || t instanceof ConnectException
-                || t instanceof NoRouteToHostException || t instanceof HttpTimeoutException
-                || t instanceof EOFException) {
+        if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof EOFException) {
             return true;
         }
         if (t instanceof SocketException) {
@@ -90,6 +102,9 @@ public final class TransientFaults {
      * TDS connection as {@code 08S01}), the driver's transient or recoverable connection types, or a timeout.
      */
     public static boolean isTransientSql(SQLException e) {
+        if (refused(e)) {
+            return false;
+        }
         String state = e.getSQLState();
         return (state != null && state.startsWith("08")) || e instanceof SQLTransientConnectionException
             || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException;

@@ -107,7 +107,11 @@ class RetryBudgetTest {
     void theClassifierSeesResetsTimeoutsStatusesAndDroppedTdsConnections() {
         assertTrue(TransientFaults.isTransient(new RuntimeException(new SocketException("Connection reset"))));
         assertTrue(TransientFaults.isTransient(new java.net.SocketTimeoutException("Read timed out")));
-        assertTrue(TransientFaults.isTransient(new java.net.ConnectException("Connection refused")));
+        // a refused connect: nothing listens there (down, or a wrong port): fails at once, typed
+        assertFalse(TransientFaults.isTransient(new java.net.ConnectException("Connection refused")));
+        assertFalse(TransientFaults.isTransient(new RuntimeException(new java.net.ConnectException("refused"))));
+        assertFalse(TransientFaults.isTransientSql(new SQLException("TCP/IP connection failed", "08S01",
+            new java.net.ConnectException("Connection refused"))));
         assertTrue(TransientFaults.isTransient(new SQLException("The connection is closed.", "08S01")));
         assertFalse(TransientFaults.isTransient(new SQLException("Invalid object name", "S0002")));
         assertFalse(TransientFaults.isTransient(new IllegalStateException("bug")));
