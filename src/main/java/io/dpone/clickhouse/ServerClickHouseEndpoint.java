@@ -46,6 +46,12 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     private final String alias;
     private volatile Client client;
     private volatile boolean closed;
+    /**
+     * Whether the server has answered this endpoint (a result or an HTTP error): a connect it refuses after that is
+     * a restart or a balancer's blip, worth another try; one it refuses from the start is a server that is down or a
+     * wrong port, which fails at once ({@link io.dpone.retry.TransientFaults#refused}).
+     */
+    private volatile boolean answered;
 
     /** What to check when a request gets no answer (ConnectionHints, through the alias). */
     private String hint = "";
@@ -214,7 +220,9 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         Client c = client;
         try (ResponseLimits.Deadline d = limits.start(() -> abort(c))) {
             try {
-                return request.apply(c);
+                T result = request.apply(c);
+                answered = true;
+                return result;
             } catch (RuntimeException e) {
                 if (d.expired()) {
                     throw new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, "the ClickHouse server of "
@@ -331,6 +339,9 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
                     + alias + "' sent response headers beyond the limits (" + ResponseLimits.MAX_HEADERS
                     + " lines of at most " + ResponseLimits.MAX_HEADER_LINE + " characters)");
             }
+            if (c instanceof ServerException) {
+                answered = true; // an HTTP answer, whatever it says: something listens there
+            }
             if (c instanceof ServerException server
                     && io.dpone.retry.TransientFaults.isTransientHttpStatus(server.getTransportProtocolCode())
                     && server.getCode() == ServerException.CODE_UNKNOWN) {
@@ -367,7 +378,7 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         String why = root == t ? t.getClass().getSimpleName()
             : t.getClass().getSimpleName() + " / " + root.getClass().getSimpleName();
         String message = "request to the ClickHouse server of connection '" + alias + "' failed (" + why + ")" + hint;
-        return io.dpone.retry.TransientFaults.isTransient(t)
+        return io.dpone.retry.TransientFaults.isTransient(t) || answered && io.dpone.retry.TransientFaults.refused(t)
             ? new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, message)
             : new DponeException(BlockerCode.CONNECTION_FAILED, alias, message);
     }

@@ -71,10 +71,16 @@ public final class TransientFaults {
         return false;
     }
 
-    /** A {@link ConnectException} (refused, or no route) anywhere in the cause chain: nothing listens there. */
-    static boolean refused(Throwable failure) {
+    /**
+     * A connect the peer refused ({@link ConnectException} with the platform's "Connection refused", or no route to
+     * the host) anywhere in the cause chain: nothing listens there. Not transient by itself; a client that knows its
+     * server answered before may still try again (a restart). Matched by the message because clients also raise
+     * {@code ConnectException} for answers that are not a refusal (client-v2 for an HTTP 503).
+     */
+    public static boolean refused(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
+            if (t instanceof NoRouteToHostException || t instanceof ConnectException
+                    && String.valueOf(t.getMessage()).contains("Connection refused")) {
                 return true;
             }
         }
@@ -82,7 +88,8 @@ public final class TransientFaults {
     }
 
     private static boolean transientType(Throwable t) {
-        if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof EOFException) {
+        if (t instanceof SocketTimeoutException || t instanceof ConnectException || t instanceof HttpTimeoutException
+                || t instanceof EOFException) {
             return true;
         }
         if (t instanceof SocketException) {

@@ -109,7 +109,10 @@ class RetryBudgetTest {
         assertTrue(TransientFaults.isTransient(new java.net.SocketTimeoutException("Read timed out")));
         // a refused connect: nothing listens there (down, or a wrong port): fails at once, typed
         assertFalse(TransientFaults.isTransient(new java.net.ConnectException("Connection refused")));
-        assertFalse(TransientFaults.isTransient(new RuntimeException(new java.net.ConnectException("refused"))));
+        assertFalse(TransientFaults.isTransient(new RuntimeException(new java.net.ConnectException(
+            "Connect to http://127.0.0.1:1 failed: Connection refused"))));
+        // a client's own ConnectException for an answer that is no refusal (client-v2's HTTP 503) stays transient
+        assertTrue(TransientFaults.isTransient(new java.net.ConnectException("Server returned 503")));
         assertFalse(TransientFaults.isTransientSql(new SQLException("TCP/IP connection failed", "08S01",
             new java.net.ConnectException("Connection refused"))));
         assertTrue(TransientFaults.isTransient(new SQLException("The connection is closed.", "08S01")));
