@@ -24,7 +24,9 @@ public final class ResumableRangeCursor implements RowCursor {
     private final RetryBudget budget;
     private RowCursor cursor;
     private SourceReader owned;
-    private java.util.List<Object> lastKey;
+    /** The key columns' values of the last row delivered, copied in place (no allocation per row); valid once delivered. */
+    private final Object[] lastKey;
+    private boolean delivered;
 
     /**
      * Reads {@code range} of {@code table} starting on {@code first} (a cursor over the whole range, opened on the
@@ -51,6 +53,7 @@ public final class ResumableRangeCursor implements RowCursor {
             }
             keyIndexes[k] = index;
         }
+        this.lastKey = new Object[keyIndexes.length];
     }
 
     @Override
@@ -63,7 +66,10 @@ public final class ResumableRangeCursor implements RowCursor {
             more = budget.recover(OperationKind.SOURCE_READ, e, () -> reopenAndNext(row));
         }
         if (more) {
-            lastKey = key(row);
+            for (int i = 0; i < keyIndexes.length; i++) {
+                lastKey[i] = row[keyIndexes[i]];
+            }
+            delivered = true;
         }
         return more;
     }
@@ -82,7 +88,8 @@ public final class ResumableRangeCursor implements RowCursor {
      */
     private boolean reopenAndNext(Object[] row) {
         closeCurrent();
-        KeyRange rest = lastKey == null ? range : new KeyRange(range.columns(), lastKey, range.to());
+        java.util.List<Object> last = delivered ? java.util.List.of(lastKey.clone()) : null;
+        KeyRange rest = last == null ? range : new KeyRange(range.columns(), last, range.to());
         SourceReader reader = fresh.get();
         try {
             cursor = reader.open(table, fetchSize, rest);
@@ -93,7 +100,7 @@ public final class ResumableRangeCursor implements RowCursor {
         owned = reader;
         try {
             boolean more = cursor.next(row);
-            if (more && lastKey != null && key(row).equals(lastKey)) {
+            if (more && last != null && key(row).equals(last)) {
                 more = cursor.next(row); // the last key delivered, read again from the inclusive bound
             }
             return more;
