@@ -96,9 +96,7 @@ final class TwinDistributedDdl {
         int remaining = hosts.size();
         for (Map.Entry<String, TwinDdlQueue.Finished> f : finished.entrySet()) {
             remaining--;
-            int colon = f.getKey().lastIndexOf(':');
-            rows.add("(" + ClickHouseSql.literal(f.getKey().substring(0, colon)) + ", "
-                + Integer.parseInt(f.getKey().substring(colon + 1)) + ", " + f.getValue().code() + ", "
+            rows.add("(" + hostAndPort(f.getKey()) + ", " + f.getValue().code() + ", "
                 + ClickHouseSql.literal(f.getValue().message()) + ", " + remaining + ", 0)");
         }
         String answer = rows.isEmpty()
@@ -126,15 +124,12 @@ final class TwinDistributedDdl {
             }
             Map<String, TwinDdlQueue.Finished> finished = queue.finished(name);
             java.util.Set<String> active = queue.active(name);
-            int colon = e.initiator().lastIndexOf(':');
             for (String host : e.hosts()) {
                 TwinDdlQueue.Finished f = finished.get(host);
-                int hc = host.lastIndexOf(':');
-                rows.add("(" + ClickHouseSql.literal(name) + ", 5, " + ClickHouseSql.literal(e.initiator()
-                    .substring(0, Math.max(0, colon))) + ", " + port(e.initiator().substring(colon + 1)) + ", "
+                rows.add("(" + ClickHouseSql.literal(name) + ", 5, " + hostAndPort(e.initiator()) + ", "
                     + ClickHouseSql.literal(e.cluster()) + ", " + ClickHouseSql.literal(e.query()) + ", "
                     + map(e.settings()) + ", toDateTime(" + e.createTime() + ", 'UTC'), "
-                    + ClickHouseSql.literal(host.substring(0, hc)) + ", " + port(host.substring(hc + 1)) + ", "
+                    + hostAndPort(host) + ", "
                     + ClickHouseSql.literal(f != null ? "Finished" : active.contains(host) ? "Active" : "Inactive")
                     + ", " + (f == null ? "NULL" : f.code()) + ", " + ClickHouseSql.literal(f == null ? "" : f.message())
                     + ", " + (f == null ? "NULL" : "toDateTime(" + f.finishTime() + ", 'UTC')") + ", "
@@ -148,12 +143,16 @@ final class TwinDistributedDdl {
             request.format());
     }
 
-    private static int port(String text) {
+    /** {@code host:port} as the two SQL values {@code 'host', port} (a port that is not a number is 0). */
+    private static String hostAndPort(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        int port;
         try {
-            return Integer.parseInt(text);
+            port = Integer.parseInt(hostPort.substring(colon + 1));
         } catch (NumberFormatException e) {
-            return 0;
+            port = 0;
         }
+        return ClickHouseSql.literal(hostPort.substring(0, Math.max(0, colon))) + ", " + port;
     }
 
     private static String map(Map<String, String> settings) {
