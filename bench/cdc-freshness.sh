@@ -8,11 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-./mvnw -q -B -o test-compile
-[ -s target/cp-test.txt ] && [ target/cp-test.txt -nt pom.xml ] \
-  || ./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile=target/cp-test.txt -Dmdep.includeScope=test >/dev/null
+. bench/test-classpath.sh
 mkdir -p bench/.work
-echo "commit $(git rev-parse --short HEAD)$(git status --porcelain -- src | grep -q . && echo ' (src differs)' || true)," \
-  "$(nproc) cores, $(java -version 2>&1 | head -1)"
-java -Xmx2g -cp "target/classes:target/test-classes:$(cat target/cp-test.txt)" bench/CdcFreshnessBench.java \
+java -Xmx2g -cp "$test_cp" bench/CdcFreshnessBench.java \
   "${1:-50,200,1000}" "${2:-20}" "${3:-rebuild}"

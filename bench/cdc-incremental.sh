@@ -7,12 +7,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-./mvnw -q -B -o test-compile
-[ -s target/cp-test.txt ] && [ target/cp-test.txt -nt pom.xml ] \
-  || ./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile=target/cp-test.txt -Dmdep.includeScope=test >/dev/null
+. bench/test-classpath.sh
 mkdir -p bench/.work/incremental-tmp
-echo "commit $(git rev-parse --short HEAD)$(git status --porcelain -- src | grep -q . && echo ' (src differs)' || true)," \
-  "$(nproc) cores, $(java -version 2>&1 | head -1), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx2g -Djava.io.tmpdir="$root/bench/.work/incremental-tmp" \
-  -cp "target/classes:target/test-classes:$(cat target/cp-test.txt)" bench/CdcIncrementalBench.java \
+  -cp "$test_cp" bench/CdcIncrementalBench.java \
   "${1:-1000000,10000000}" "${2:-1000,10000,100000}" "${3:-3}"

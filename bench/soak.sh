@@ -7,18 +7,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-./mvnw -q -B -o test-compile
-[ -s target/cp-test.txt ] && [ target/cp-test.txt -nt pom.xml ] \
-  || ./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile=target/cp-test.txt -Dmdep.includeScope=test >/dev/null
+. bench/test-classpath.sh
 work="$root/bench/.work/soak"
 rm -rf "$work"
 mkdir -p "$work/tmp" "$work/home"
-echo "commit $(git rev-parse --short HEAD)$(git status --porcelain -- src | grep -q . && echo ' (src differs)' || true)," \
-  "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -1)"
 # serve's own log lines go to $work/soak.log; the samples and the verdict to stdout
 set +e
 DPONE_HOME="$work/home" java -Xmx2g -Djava.io.tmpdir="$work/tmp" -Djna.nosys=true \
-  -cp "target/classes:target/test-classes:$(cat target/cp-test.txt)" bench/SoakBench.java "${1:-30}" "${2:-30}" \
+  -cp "$test_cp" bench/SoakBench.java "${1:-30}" "${2:-30}" \
   2>&1 | tee "$work/soak.log" | grep --line-buffered -v -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}T|^\s+at |^\{'
 status=${PIPESTATUS[0]}
 echo "soak exit $status (serve's log: $work/soak.log)"
