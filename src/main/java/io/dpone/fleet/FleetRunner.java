@@ -69,6 +69,64 @@ public final class FleetRunner {
     public record Request(Path input, String runId, int parallel, ConnectionContext context, Path stateDir) {
     }
 
+    /**
+     * What differs between the callers: how a table takes its target table (two runs never load one target at once),
+     * when the fleet stops starting tables, and what a table's run record says resumes it and who ran it.
+     */
+    public interface Host {
+        /** Takes the target's lock, waiting while another run holds it; false when the fleet is stopping first. */
+        boolean lockTarget(String key);
+
+        void unlockTarget(String key);
+
+        /** True when no further table should start (the process is stopping). */
+        boolean stopping();
+
+        /** The run record's "next" line for a table that did not pass. */
+        String resume(Request req);
+
+        /** The run record's "by". */
+        String by();
+
+        /** The manifest as this caller runs it (serve gives a manifest without {@code retry:} its own budget). */
+        default BatchManifest prepare(BatchManifest manifest) {
+            return manifest;
+        }
+    }
+
+    /** {@code dpone run DIR}: per-fleet target locks, the process's shutdown, the command line to resume. */
+    public static Host commandLine() {
+        Map<String, ReentrantLock> targets = new ConcurrentHashMap<>();
+        return new Host() {
+            @Override
+            public boolean lockTarget(String key) {
+                targets.computeIfAbsent(key, k -> new ReentrantLock()).lock();
+                return true;
+            }
+
+            @Override
+            public void unlockTarget(String key) {
+                targets.get(key).unlock();
+            }
+
+            @Override
+            public boolean stopping() {
+                return io.dpone.route.ProcessShutdown.inProgress();
+            }
+
+            @Override
+            public String resume(Request req) {
+                return "dpone run " + req.input() + " --run-id " + req.runId()
+                    + " (the fleet reruns the tables that did not pass)";
+            }
+
+            @Override
+            public String by() {
+                return "dpone run (fleet)";
+            }
+        };
+    }
+
     private FleetRunner() {
     }
 
@@ -101,8 +159,18 @@ public final class FleetRunner {
         return stateDir.resolve("fleet").resolve(runId);
     }
 
-    /** Runs the fleet; never throws for a table's failure (its entry says it). */
+    /** Runs the fleet in a camel-main context of its own ({@code dpone run DIR}); never throws for a table's failure. */
     public static FleetReport run(Request req, Listener listener) {
+        try (DponeCamel camel = DponeCamel.start(null, false)) {
+            return run(req, listener, new FullRefreshRunner(camel, req.context(), req.stateDir()), commandLine());
+        }
+    }
+
+    /**
+     * Runs the fleet through {@code runner} (serve's, or the command line's); never throws for a table's failure (its
+     * entry says it).
+     */
+    public static FleetReport run(Request req, Listener listener, FullRefreshRunner runner, Host host) {
         if (!RunId.valid(req.runId())) {
             throw new DponeException(BlockerCode.RUN_ID_INVALID, "--run-id", RunId.RULE);
         }
@@ -136,50 +204,48 @@ public final class FleetRunner {
         int[] running = {0};
         write(dir, req, parallel, results, started, lock);
         if (!toRun.isEmpty()) {
-            Map<String, ReentrantLock> targets = new ConcurrentHashMap<>();
             List<AutoCloseable> holds = holdEngines(toRun, req.context());
-            try (DponeCamel camel = DponeCamel.start(null, false)) {
-                FullRefreshRunner runner = new FullRefreshRunner(camel, req.context(), req.stateDir());
-                ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, toRun.size()), r -> {
-                    Thread t = new Thread(r, "dpone-fleet");
-                    t.setDaemon(true);
-                    return t;
-                });
-                try {
-                    List<Future<?>> futures = new ArrayList<>();
-                    for (Path m : toRun) {
-                        futures.add(pool.submit(() -> {
-                            String name = m.getFileName().toString();
-                            String runId = results.get(name).runId();
-                            if (io.dpone.route.ProcessShutdown.inProgress()) {
-                                return; // stopping: the table stays not_run, and the rerun runs it
+            ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, toRun.size()), r -> {
+                Thread t = new Thread(r, "dpone-fleet");
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                List<Future<?>> futures = new ArrayList<>();
+                for (Path m : toRun) {
+                    futures.add(pool.submit(() -> {
+                        String name = m.getFileName().toString();
+                        String runId = results.get(name).runId();
+                        if (host.stopping()) {
+                            return; // stopping: the table stays not_run, and the rerun runs it
+                        }
+                        synchronized (lock) {
+                            running[0]++;
+                        }
+                        listener.started(name, runId);
+                        FleetReport.TableRun r = runOne(runner, m, name, runId, results.get(name).manifestSha256(),
+                            dir, host, host.resume(req));
+                        synchronized (lock) {
+                            running[0]--;
+                            if (r == null) { // stopped while waiting for its target: not run
+                                return;
                             }
-                            synchronized (lock) {
-                                running[0]++;
-                            }
-                            listener.started(name, runId);
-                            FleetReport.TableRun r = runOne(runner, m, name, runId, results.get(name).manifestSha256(),
-                                dir, targets, "dpone run " + req.input() + " --run-id " + req.runId());
-                            synchronized (lock) {
-                                results.put(name, r);
-                                running[0]--;
-                                done[0]++;
-                                write(dir, req, parallel, results, started, lock);
-                                listener.finished(r, done[0], results.size(), running[0]);
-                            }
-                        }));
-                    }
-                    for (Future<?> f : futures) {
-                        f.get();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IllegalStateException(e.getCause());
-                } finally {
-                    pool.shutdownNow();
+                            results.put(name, r);
+                            done[0]++;
+                            write(dir, req, parallel, results, started, lock);
+                            listener.finished(r, done[0], results.size(), running[0]);
+                        }
+                    }));
                 }
+                for (Future<?> f : futures) {
+                    f.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
             } finally {
+                pool.shutdownNow();
                 holds.forEach(h -> {
                     try {
                         h.close();
@@ -194,19 +260,20 @@ public final class FleetRunner {
         }
     }
 
+    /** One table's run; null when the fleet stopped while it waited for its target table. */
     private static FleetReport.TableRun runOne(FullRefreshRunner runner, Path manifest, String name, String runId,
-                                               String digest, Path dir, Map<String, ReentrantLock> targets,
-                                               String resume) {
+                                               String digest, Path dir, Host host, String resume) {
         long t0 = System.nanoTime();
         BatchManifest m;
         try {
-            m = ManifestLoader.load(manifest);
+            m = host.prepare(ManifestLoader.load(manifest));
         } catch (DponeException e) {
             return failed(name, digest, runId, e.blockers(), t0);
         }
-        ReentrantLock target = targets.computeIfAbsent(m.sink().connectionRef() + ":" + m.sink().table(),
-            k -> new ReentrantLock());
-        target.lock();
+        String target = m.sink().connectionRef() + ":" + m.sink().table();
+        if (!host.lockTarget(target)) {
+            return null;
+        }
         RunReport r;
         try {
             r = runner.run(m, runId, ProgressListener.NONE);
@@ -216,12 +283,11 @@ public final class FleetRunner {
             return failed(name, digest, runId, List.of(Blocker.of(BlockerCode.INTERNAL_ERROR, "runtime",
                 Redactor.global().describe(e))), t0);
         } finally {
-            target.unlock();
+            host.unlockTarget(target);
         }
         String report = "tables/" + stem(name) + ".run.json";
         ReportWriter.writeJson(dir.resolve(report), r);
-        RunRecords.record(runner.workDir(), r, resume + " (the fleet reruns the tables that did not pass)",
-            "dpone run (fleet)");
+        RunRecords.record(runner.workDir(), r, resume, host.by());
         return new FleetReport.TableRun(name, digest, runId, r.passed() ? "passed" : "failed", "this",
             r.sourceTable(), r.targetTable(), r.routeId(), r.loadedRows(), r.durationMs(),
             r.gates().stream().map(g -> new FleetReport.Gate(g.gate(), g.status())).toList(), r.blockers(), report);

@@ -33,6 +33,13 @@ final class Inspection {
         }
     }
 
+    void fleet(FleetStats stats) {
+        bean(stats, "fleets", stats.getName());
+        if (metrics != null) {
+            metrics.fleet(stats);
+        }
+    }
+
     void cdc(CdcStreamStats stats) {
         bean(stats, "cdc", stats.getName());
         if (metrics != null) {

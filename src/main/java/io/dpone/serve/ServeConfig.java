@@ -27,12 +27,13 @@ import java.util.Map;
  * @param readiness        extra connection aliases whose reachability the readiness probe reports
  * @param probeTimeout     how long one connection probe may take before its alias shows DOWN
  * @param camelProperties  camel-main properties applied over serve's own ({@code camel.main.*}, {@code camel.metrics.*}, ...)
+ * @param fleets           directories of manifests run as one fleet each ({@code fleets:}), like {@code dpone run DIR}
  * @param lineage          where the OpenLineage events go ({@code lineage:}); null: none are emitted
  */
 public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeout, Duration httpRequestTimeout,
                           Path stateDir, Path routesDirectory, boolean routesReload,
                           List<String> allowedComponents, List<Path> fileDirectories, Duration reloadInterval, Duration shutdownTimeout, List<String> readiness, Duration probeTimeout,
-                          List<Job> jobs, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
+                          List<Job> jobs, List<Fleet> fleets, List<CdcStream> cdcStreams, List<CertificationSpec> certifications,
                           Map<String, String> camelProperties, io.dpone.lineage.LineageConfig lineage) {
     public static final int DEFAULT_HTTP_PORT = 8080;
     public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -42,6 +43,7 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
         fileDirectories = List.copyOf(fileDirectories);
         readiness = List.copyOf(readiness);
         jobs = List.copyOf(jobs);
+        fleets = List.copyOf(fleets);
         cdcStreams = List.copyOf(cdcStreams);
         certifications = List.copyOf(certifications);
         camelProperties = Map.copyOf(camelProperties);
@@ -51,28 +53,28 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
     public ServeConfig withHttpPort(int port) {
         return new ServeConfig(port, httpHost, httpIdleTimeout, httpRequestTimeout,
             stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
+            readiness, probeTimeout, jobs, fleets, cdcStreams, certifications, camelProperties, lineage);
     }
 
     /** A copy binding the management server to {@code host} ({@code --http-host}). */
     public ServeConfig withHttpHost(String host) {
         return new ServeConfig(httpPort, host, httpIdleTimeout, httpRequestTimeout,
             stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
+            readiness, probeTimeout, jobs, fleets, cdcStreams, certifications, camelProperties, lineage);
     }
 
     /** A copy keeping its state under {@code dir} ({@code --state-dir}). */
     public ServeConfig withStateDir(Path dir) {
         return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
             dir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, lineage);
+            readiness, probeTimeout, jobs, fleets, cdcStreams, certifications, camelProperties, lineage);
     }
 
     /** A copy sending its lineage events to {@code to} (null: none). */
     public ServeConfig withLineage(io.dpone.lineage.LineageConfig to) {
         return new ServeConfig(httpPort, httpHost, httpIdleTimeout, httpRequestTimeout,
             stateDir, routesDirectory, routesReload, allowedComponents, fileDirectories, reloadInterval, shutdownTimeout,
-            readiness, probeTimeout, jobs, cdcStreams, certifications, camelProperties, to);
+            readiness, probeTimeout, jobs, fleets, cdcStreams, certifications, camelProperties, to);
     }
 
     /** The route file policy this configuration asks for. */
@@ -89,6 +91,20 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
         /** The in-process lock key: one run at a time per target table. */
         public String targetKey() {
             return manifest.sink().connectionRef() + ":" + manifest.sink().table();
+        }
+    }
+
+    /**
+     * A directory of manifests ({@code dpone discover}'s output, or any directory of {@code *.batch.yaml}) run as one
+     * fleet on a schedule, at most {@code parallel} tables at a time; each run gets the id {@code <name>-<UTC time>}
+     * and its report {@code <state_dir>/fleet/<run id>/fleet_run.json}. {@code manifests} are the ones validated when
+     * the configuration was loaded; each run reads the directory again. A manifest without its own {@code retry:} runs
+ * under {@code retry} (serve's), like a job's.
+     */
+    public record Fleet(String name, Path directory, List<BatchManifest> manifests, int parallel, Schedule schedule,
+                        io.dpone.retry.RetrySettings retry) {
+        public Fleet {
+            manifests = List.copyOf(manifests);
         }
     }
 

@@ -13,6 +13,7 @@ import io.dpone.manifest.ManifestLoader;
 import io.dpone.manifest.JsonSchemaCheck;
 import io.dpone.manifest.ShortDuration;
 import io.dpone.manifest.YamlMappingFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,12 +92,14 @@ public final class ServeConfigLoader {
             : io.dpone.manifest.RetryBlock.parse(root.get("retry"));
         List<ServeConfig.Job> jobs = new ArrayList<>();
         items(root.get("jobs"), (n, p) -> jobs.add(job(n, p, names, retry)), "jobs");
+        List<ServeConfig.Fleet> fleets = new ArrayList<>();
+        items(root.get("fleets"), (n, p) -> fleets.add(fleet(n, p, names, retry)), "fleets");
         List<ServeConfig.CdcStream> streams = new ArrayList<>();
         items(root.get("cdc_streams"), (n, p) -> streams.add(stream(n, p, names)), "cdc_streams");
         List<ServeConfig.CertificationSpec> certs = new ArrayList<>();
         items(root.get("certifications"), (n, p) -> certs.add(certification(n, p, names)), "certifications");
-        if (jobs.isEmpty() && streams.isEmpty() && certs.isEmpty()) {
-            invalid("jobs", "configure at least one job, CDC stream or certification");
+        if (jobs.isEmpty() && fleets.isEmpty() && streams.isEmpty() && certs.isEmpty()) {
+            invalid("jobs", "configure at least one job, fleet, CDC stream or certification");
         }
         Map<String, String> camel = new LinkedHashMap<>();
         JsonNode props = root.path("camel_properties");
@@ -106,7 +109,7 @@ public final class ServeConfigLoader {
             }
         });
         return new ServeConfig(port, host, idle, request, state, routesDir, reload, components, fileDirs, reloadEvery,
-            timeout, readiness, probeTimeout, jobs, streams, certs, camel, lineage(root.get("lineage")));
+            timeout, readiness, probeTimeout, jobs, fleets, streams, certs, camel, lineage(root.get("lineage")));
     }
 
     /** {@code lineage:}: its shape (exactly one of url and file) is the schema's. */
@@ -134,6 +137,40 @@ public final class ServeConfigLoader {
         BatchManifest manifest = manifest(manifestPath, p + ".manifest");
         return new ServeConfig.Job(name, manifestPath, manifest == null ? null : manifest.withRetryFallback(retry),
             schedule(n.get("schedule"), p + ".schedule"));
+    }
+
+    /**
+     * A fleet: its directory must hold manifests ({@code manifests/*.batch.yaml} or {@code *.batch.yaml}), each of
+     * which loads, so a typo shows at start-up with the manifest's file name, not at the first run.
+     */
+    private ServeConfig.Fleet fleet(JsonNode n, String p, Set<String> names, io.dpone.retry.RetrySettings retry) {
+        String name = uniqueName(n, p, names);
+        Path dir = path(n.get("directory"));
+        List<BatchManifest> manifests = new ArrayList<>();
+        if (dir != null && !Files.isDirectory(dir)) {
+            invalid(p + ".directory", "not a directory");
+        } else if (dir != null) {
+            List<Path> files;
+            try {
+                files = io.dpone.fleet.FleetRunner.manifests(dir);
+            } catch (DponeException e) {
+                files = List.of();
+                invalid(p + ".directory", "cannot be listed");
+            }
+            if (files.isEmpty()) {
+                invalid(p + ".directory", "holds no *" + io.dpone.fleet.FleetRunner.MANIFEST_SUFFIX
+                    + " manifest (nor a manifests/ directory of them)");
+            }
+            for (Path f : files) {
+                BatchManifest m = manifest(f, p + ".directory[" + f.getFileName() + "]");
+                if (m != null) {
+                    manifests.add(m);
+                }
+            }
+        }
+        int parallel = n.path("parallel").asInt(io.dpone.fleet.FleetRunner.defaultParallel());
+        return new ServeConfig.Fleet(name, dir, manifests, parallel, schedule(n.get("schedule"), p + ".schedule"),
+            retry);
     }
 
     private ServeConfig.CdcStream stream(JsonNode n, String p, Set<String> names) {
@@ -246,7 +283,7 @@ public final class ServeConfigLoader {
         JsonNode node = n.path("name");
         String name = node.isTextual() && NAME.matcher(node.asText()).matches() ? node.asText() : null;
         if (name != null && !names.add(name)) {
-            invalid(p + ".name", "name '" + name + "' is used twice (job, CDC stream and certification names are unique)");
+            invalid(p + ".name", "name '" + name + "' is used twice (job, fleet, CDC stream and certification names are unique)");
         }
         return name;
     }

@@ -34,6 +34,28 @@ public final class ServeMetrics {
         transfer("dpone.route", "route", "route", s);
     }
 
+    /** A fleet's series ({@code fleet} label). */
+    public void fleet(FleetStats s) {
+        String n = s.getName();
+        counter("dpone.fleet.runs", "fleet", n, s, FleetStats::getRuns, "Finished runs of the fleet");
+        counter("dpone.fleet.failed.runs", "fleet", n, s, FleetStats::getFailedRuns,
+            "Finished runs of the fleet in which a table did not pass");
+        counter("dpone.fleet.skipped.overlaps", "fleet", n, s, FleetStats::getSkippedOverlaps,
+            "Ticks skipped because the fleet's previous run was still in flight");
+        gauge("dpone.fleet.last.tables", "fleet", n, s, FleetStats::getLastTables, null,
+            "Tables of the fleet's last finished run");
+        gauge("dpone.fleet.last.failed.tables", "fleet", n, s, FleetStats::getLastFailedTables, null,
+            "Tables that failed in the fleet's last finished run");
+        gauge("dpone.fleet.last.rows", "fleet", n, s, FleetStats::getLastRows, null,
+            "Rows loaded by the fleet's last finished run");
+        gauge("dpone.fleet.last.duration", "fleet", n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
+            "Wall time of the fleet's last finished run");
+        gauge("dpone.fleet.last.success.timestamp", "fleet", n, s, FleetStats::getLastSuccessEpochSeconds, "seconds",
+            "Unix time the fleet's last passing run ended (0 before the first)");
+        gauge("dpone.fleet.inflight.tables.done", "fleet", n, s, FleetStats::getInFlightTablesDone, null,
+            "Tables the fleet's run in flight has finished (0 when idle)");
+    }
+
     public void cdc(CdcStreamStats s) {
         String n = s.getName();
         counter("dpone.cdc.ticks", "stream", n, s, CdcStreamStats::getTicks, "CDC ticks run");

@@ -133,6 +133,12 @@ public final class ServeRuntime implements AutoCloseable {
                 String id = "dpone_job_" + job.name();
                 entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, job.schedule()), b));
             }
+            for (ServeConfig.Fleet fleet : config.fleets()) {
+                FleetJob f = new FleetJob(fleet, runner, context, stateDir, state, locks, signal);
+                inspection.fleet(f.stats());
+                String id = "dpone_fleet_" + fleet.name();
+                entries.add(new ServeRoutes.Entry(id, ServeRoutes.scheduleUri(id, fleet.schedule()), f));
+            }
             Map<String, CdcStreamJob> streams = new LinkedHashMap<>();
             for (ServeConfig.CdcStream stream : config.cdcStreams()) {
                 CdcStreamJob c = new CdcStreamJob(stream, camel, locks, signal, context, observer);
@@ -171,8 +177,9 @@ public final class ServeRuntime implements AutoCloseable {
             health.register(new RouteFilesHealthCheck(routes));
             ctx.addRoutes(new ServeRoutes(entries));
             mountStatus(ctx, status, jobs, streams);
-            LOG.info("dpone serve started: {} job(s), {} CDC stream(s), {} certification(s); management port {}: "
-                + "health {} ({}, {}), metrics {}, status page {}", jobs.size(), streams.size(),
+            LOG.info("dpone serve started: {} job(s), {} fleet(s), {} CDC stream(s), {} certification(s); management "
+                + "port {}: health {} ({}, {}), metrics {}, status page {}", jobs.size(), config.fleets().size(),
+                streams.size(),
                 config.certifications().size(), config.httpPort(), HEALTH, HEALTH_LIVE, HEALTH_READY, METRICS, STATUS);
             ServeRuntime runtime = new ServeRuntime(camel, signal, routes, jobs, streams, stateDir, engine, probes, http,
                 lineage);
@@ -259,15 +266,18 @@ public final class ServeRuntime implements AutoCloseable {
     }
 
     /**
-     * The aliases readiness reports: every job's source and sink, the object storage its columnar fast path stages
+     * The aliases readiness reports: every job's and fleet manifest's source and sink, the object storage its columnar fast path stages
      * through ({@code runtime_access.connection_id}), plus {@code readiness.connections}.
      */
     static Set<String> readinessAliases(ServeConfig config) {
         Set<String> aliases = new LinkedHashSet<>();
-        for (ServeConfig.Job job : config.jobs()) {
-            aliases.add(job.manifest().source().connectionRef());
-            aliases.add(job.manifest().sink().connectionRef());
-            io.dpone.manifest.ColumnarFastPath.of(job.manifest().source().nativeTransfer())
+        List<io.dpone.manifest.BatchManifest> manifests = new ArrayList<>();
+        config.jobs().forEach(job -> manifests.add(job.manifest()));
+        config.fleets().forEach(fleet -> manifests.addAll(fleet.manifests()));
+        for (io.dpone.manifest.BatchManifest m : manifests) {
+            aliases.add(m.source().connectionRef());
+            aliases.add(m.sink().connectionRef());
+            io.dpone.manifest.ColumnarFastPath.of(m.source().nativeTransfer())
                 .map(io.dpone.manifest.ColumnarFastPath::runtimeConnectionId).ifPresent(aliases::add);
         }
         aliases.addAll(config.readiness());
