@@ -122,6 +122,59 @@ class DiscoverCommandTest {
         return byName;
     }
 
+    /**
+     * The done-when's second half on the same 30-table schema: {@code dpone run} on the directory discover wrote moves
+     * every movable table (every key shape, heaps and empty tables included) in one process, every gate green.
+     */
+    @Test
+    void theDiscoveredDirectoryRunsAsOneFleetWithEveryGateGreen() throws Exception {
+        try (Statement st = source.createStatement()) {
+            st.execute("INSERT INTO dbo.customers SELECT X, 'c' || X, DATEADD(DAY, X, DATE '1970-01-01'), "
+                + "TIMESTAMP '2024-01-01 00:00:00' + X * INTERVAL '1' SECOND FROM SYSTEM_RANGE(1, 3000)");
+            st.execute("INSERT INTO dbo.order_lines SELECT X / 4, MOD(X, 4), X FROM SYSTEM_RANGE(1, 2000)");
+            st.execute("INSERT INTO dbo.sessions SELECT RANDOM_UUID(), X / 3.0, CAST(X AS VARBINARY(8)) "
+                + "FROM SYSTEM_RANGE(1, 500)");
+            st.execute("INSERT INTO dbo.countries SELECT 'K' || X, 'country ' || X FROM SYSTEM_RANGE(1, 90)");
+            st.execute("INSERT INTO dbo.events_log SELECT TIME '00:00:00' + X * INTERVAL '1' SECOND, 'e' || X "
+                + "FROM SYSTEM_RANGE(1, 300)");
+            st.execute("INSERT INTO dbo.ledger SELECT X, X / 100.0, MOD(X, 2) FROM SYSTEM_RANGE(1, 400)");
+            st.execute("INSERT INTO sales.t01 SELECT X, 'k' || X, X FROM SYSTEM_RANGE(1, 700)"); // composite key
+            st.execute("INSERT INTO sales.t02 SELECT RANDOM_UUID(), DATEADD(DAY, X, DATE '2020-01-01') "
+                + "FROM SYSTEM_RANGE(1, 600)"); // GUID key
+            st.execute("ANALYZE");
+        }
+        String db = io.dpone.testing.TestEngines.newDatabase("discofleet");
+        Path out = dir.resolve("fleet");
+        CliRun discovered = discover(out, "--target-database", db);
+        assertEquals(0, discovered.exitCode(), discovered.stderr());
+        long manifests;
+        try (Stream<Path> files = Files.list(out.resolve("manifests"))) {
+            manifests = files.count();
+        }
+        try {
+            CliRun fleet = CliRun.of("run", out.toString(), "--run-id", "disco-" + db, "--parallel", "2",
+                "--format", "json");
+            assertEquals(0, fleet.exitCode(), fleet.stderr());
+            JsonNode report = JSON.readTree(fleet.stdout());
+            assertTrue(report.path("passed").asBoolean(), report::toString);
+            assertEquals(manifests, report.path("tables").size());
+            assertEquals(manifests, report.path("totals").path("passed").asInt());
+            long rows = 0;
+            for (JsonNode table : report.path("tables")) {
+                assertEquals("passed", table.path("status").asText(), table::toString);
+                assertFalse(table.path("gates").isEmpty(), table::toString);
+                table.path("gates").forEach(g -> assertTrue(Set.of("passed", "skipped").contains(
+                    g.path("status").asText()), table::toString));
+                rows += table.path("loaded_rows").asLong();
+            }
+            assertEquals(3000 + 2000 + 500 + 90 + 300 + 400 + 700 + 600 + 2, rows, report::toString);
+        } finally {
+            try (io.dpone.clickhouse.ClickHouseEndpoint ch = io.dpone.testing.TestEngines.clickhouse()) {
+                ch.execute("DROP DATABASE IF EXISTS " + io.dpone.clickhouse.ClickHouseSql.id(db));
+            }
+        }
+    }
+
     @Test
     void everyTableGetsAVerdictAndEveryManifestPassesCheck() throws Exception {
         try (Statement st = source.createStatement()) {
