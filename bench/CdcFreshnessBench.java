@@ -1,5 +1,6 @@
 import io.dpone.cdc.clickhouse.CdcMaterializer;
 import io.dpone.cdc.mssql.H2CdcFixture;
+import io.dpone.cdc.mssql.RateWriter;
 import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.cdc.runtime.CdcRuntime;
@@ -13,8 +14,6 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Benchmark, not a test: CDC freshness end to end on this machine. A writer commits inserts into the H2 SQL Server
@@ -50,42 +49,13 @@ public final class CdcFreshnessBench {
              Connection reader = java.sql.DriverManager.getConnection(url, "sa", "")) {
             fx.txn().insert(H2CdcFixture.row(0, "seed", "0.00", null, null)).commit();
             int total = rate * seconds;
-            long[] committedAt = new long[total + 1];
             long[] visibleAt = new long[total + 1];
-            AtomicInteger written = new AtomicInteger();
-            AtomicBoolean stop = new AtomicBoolean();
-            Thread writer = new Thread(() -> {
-                long start = System.nanoTime();
-                int n = 0;
-                try {
-                    for (int slot = 1; n < total && !stop.get(); slot++) {
-                        int due = (int) Math.min(total, (long) rate * slot / 100);
-                        if (due > n) {
-                            H2CdcFixture.Txn txn = fx.txn();
-                            for (int id = n + 1; id <= due; id++) {
-                                txn.insert(H2CdcFixture.row(id, "new", id + ".00", "w" + id, null));
-                            }
-                            txn.commit();
-                            long now = System.nanoTime();
-                            for (int id = n + 1; id <= due; id++) {
-                                committedAt[id] = now;
-                            }
-                            n = due;
-                            written.set(n);
-                        }
-                        long wake = start + slot * 10_000_000L;
-                        long sleep = wake - System.nanoTime();
-                        if (sleep > 0) {
-                            Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
-                        }
-                    }
-                } catch (Exception e) {
-                    e.printStackTrace();
-                }
-            }, "writer");
-            CdcRunOptions o = new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", "mssql_cdc", "fresh", "dbo",
-                "orders", db + ".orders_cdc", List.of("order_id"), null, null, null, TestEngines.SOURCE,
-                TestEngines.CLICKHOUSE, null, null, 100_000);
+            RateWriter rateWriter = new RateWriter(fx, rate, total);
+            Thread writer = new Thread(rateWriter, "writer");
+            CdcRunOptions o = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend("mssql_cdc")
+                .pipelineName("fresh").sourceTable("dbo", "orders").targetDataset(db + ".orders_cdc")
+                .uniqueKeys(List.of("order_id")).connections(TestEngines.SOURCE, TestEngines.CLICKHOUSE)
+                .maxEvents(100_000).build();
             long ticks = 0;
             long tickNanos = 0;
             long materializeNanos = 0;
@@ -118,24 +88,16 @@ public final class CdcFreshnessBench {
                     Thread.sleep(20); // idle: a pod's schedule would wait too
                 }
             }
-            stop.set(true);
+            rateWriter.stop();
             writer.join();
-            List<Long> all = new ArrayList<>();
-            List<Long> lastQuarter = new ArrayList<>();
-            for (int id = 1; id <= total; id++) {
-                if (visibleAt[id] > 0 && committedAt[id] > 0) {
-                    long ms = (visibleAt[id] - committedAt[id]) / 1_000_000;
-                    all.add(ms);
-                    if (id > total * 3 / 4) {
-                        lastQuarter.add(ms);
-                    }
-                }
-            }
+            List<List<Long>> after = rateWriter.visibleAfterMs(visibleAt);
+            List<Long> all = after.get(0);
+            List<Long> lastQuarter = after.get(1);
             System.out.printf("rate=%d/s seconds=%d written=%d visible=%d ticks=%d tick_ms_avg=%.0f "
                     + "materialize_ms_avg=%.0f%n  visible_after_ms p50=%d p99=%d max=%d | last quarter p50=%d p99=%d%n",
-                rate, seconds, written.get(), visible, ticks, tickNanos / 1e6 / Math.max(1, ticks),
-                materializeNanos / 1e6 / Math.max(1, ticks), pct(all, 50), pct(all, 99), pct(all, 100),
-                pct(lastQuarter, 50), pct(lastQuarter, 99));
+                rate, seconds, rateWriter.written(), visible, ticks, tickNanos / 1e6 / Math.max(1, ticks),
+                materializeNanos / 1e6 / Math.max(1, ticks), RateWriter.pct(all, 50), RateWriter.pct(all, 99), RateWriter.pct(all, 100),
+                RateWriter.pct(lastQuarter, 50), RateWriter.pct(lastQuarter, 99));
         }
     }
 
@@ -143,15 +105,5 @@ public final class CdcFreshnessBench {
     static CdcRuntimeRunReport live(DponeCamel camel, CdcRunOptions o, ClickHouseEndpoint ch, Connection reader) {
         return CdcTickRunner.run(camel, io.dpone.cdc.runtime.LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), reader,
             ch, java.nio.file.Path.of("bench/.work/freshness-spool")));
-    }
-
-    static long pct(List<Long> values, int p) {
-        if (values.isEmpty()) {
-            return -1;
-        }
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int i = (int) Math.min(sorted.size() - 1, Math.max(0, Math.ceil(p / 100.0 * sorted.size()) - 1));
-        return sorted.get(i);
     }
 }

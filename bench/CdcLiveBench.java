@@ -9,7 +9,7 @@ import io.dpone.cdc.runtime.LiveCdcRuntime;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.EmbeddedClickHouseEndpoint;
-import io.dpone.route.DponeCamel;
+import io.dpone.camel.DponeCamel;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,9 +61,9 @@ public final class CdcLiveBench {
             double seedS = (System.nanoTime() - t0) / 1e9;
             System.out.printf("seed events=%d per_txn=%d seconds=%.2f%n", events, perTxn, seedS);
             String db = "cdc_bench_" + ProcessHandle.current().pid();
-            CdcRunOptions o = new CdcRunOptions(CdcMode.live, "mssql", "clickhouse", "mssql_cdc", "orders-bench",
-                "dbo", "orders", db + ".orders_cdc", List.of("order_id"), null, null, null, "bench", "bench", null,
-                null, batch);
+            CdcRunOptions o = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend("mssql_cdc")
+                .pipelineName("orders-bench").sourceTable("dbo", "orders").targetDataset(db + ".orders_cdc")
+                .uniqueKeys(List.of("order_id")).connections("bench", "bench").maxEvents(batch).build();
             try (DponeCamel camel = DponeCamel.start(null, false)) {
                 if (!ticks(camel, o, fx, ch, work, "")) {
                     return;

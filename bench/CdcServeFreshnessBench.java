@@ -1,4 +1,5 @@
 import io.dpone.cdc.mssql.H2CdcFixture;
+import io.dpone.cdc.mssql.RateWriter;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
@@ -16,8 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -79,44 +78,15 @@ public final class CdcServeFreshnessBench {
             ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(db) + " ENGINE = Atomic");
             fx.txn().insert(H2CdcFixture.row(0, "seed", "0.00", null, null)).commit();
             int total = rate * seconds;
-            long[] committedAt = new long[total + 1];
             long[] visibleAt = new long[total + 1];
-            AtomicInteger written = new AtomicInteger();
-            AtomicBoolean stop = new AtomicBoolean();
+            RateWriter rateWriter = new RateWriter(fx, rate, total);
             try (ServeRuntime serve = ServeRuntime.start(serveConfig, ConnectionContext.of(aliases, false), Map.of())) {
                 // the first tick hands over and the first materialization builds the serving table
                 long warm = System.nanoTime() + 120_000_000_000L;
                 while (System.nanoTime() < warm && (Long) mbs.getAttribute(stream, "Materializations") < 1) {
                     Thread.sleep(50); // polling the MBean, a bench's wait
                 }
-                Thread writer = new Thread(() -> {
-                    long start = System.nanoTime();
-                    int n = 0;
-                    try {
-                        for (int slot = 1; n < total && !stop.get(); slot++) {
-                            int due = (int) Math.min(total, (long) rate * slot / 100);
-                            if (due > n) {
-                                H2CdcFixture.Txn txn = fx.txn();
-                                for (int id = n + 1; id <= due; id++) {
-                                    txn.insert(H2CdcFixture.row(id, "new", id + ".00", "w" + id, null));
-                                }
-                                txn.commit();
-                                long now = System.nanoTime();
-                                for (int id = n + 1; id <= due; id++) {
-                                    committedAt[id] = now;
-                                }
-                                n = due;
-                                written.set(n);
-                            }
-                            long sleep = start + slot * 10_000_000L - System.nanoTime();
-                            if (sleep > 0) {
-                                Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
-                            }
-                        }
-                    } catch (Exception e) {
-                        e.printStackTrace();
-                    }
-                }, "writer");
+                Thread writer = new Thread(rateWriter, "writer");
                 long ticks0 = (Long) mbs.getAttribute(stream, "Ticks");
                 long mat0 = (Long) mbs.getAttribute(stream, "Materializations");
                 writer.start();
@@ -137,42 +107,24 @@ public final class CdcServeFreshnessBench {
                     visible = Math.max(visible, Math.min(max, total));
                     Thread.sleep(50); // the observer's polling interval
                 }
-                stop.set(true);
+                rateWriter.stop();
                 writer.join();
-                List<Long> all = new ArrayList<>();
-                List<Long> lastQuarter = new ArrayList<>();
-                for (int id = 1; id <= total; id++) {
-                    if (visibleAt[id] > 0 && committedAt[id] > 0) {
-                        long ms = (visibleAt[id] - committedAt[id]) / 1_000_000;
-                        all.add(ms);
-                        if (id > total * 3 / 4) {
-                            lastQuarter.add(ms);
-                        }
-                    }
-                }
+                List<List<Long>> after = rateWriter.visibleAfterMs(visibleAt);
+                List<Long> all = after.get(0);
+                List<Long> lastQuarter = after.get(1);
                 long ticks = (Long) mbs.getAttribute(stream, "Ticks") - ticks0;
                 long mats = (Long) mbs.getAttribute(stream, "Materializations") - mat0;
                 System.out.printf("written=%d visible=%d ticks=%d (failed %d) materializations=%d (failed %d) "
                         + "last tick %d ms, last materialization %d ms, VisibleBehindSourceMs at the end %d%n"
                         + "  visible_after_ms p50=%d p99=%d max=%d | last quarter p50=%d p99=%d%n",
-                    written.get(), visible, ticks, (Long) mbs.getAttribute(stream, "FailedTicks"), mats,
+                    rateWriter.written(), visible, ticks, (Long) mbs.getAttribute(stream, "FailedTicks"), mats,
                     (Long) mbs.getAttribute(stream, "FailedMaterializations"),
                     (Long) mbs.getAttribute(stream, "LastDurationMs"),
                     (Long) mbs.getAttribute(stream, "LastMaterializeMs"),
-                    (Long) mbs.getAttribute(stream, "VisibleBehindSourceMs"), pct(all, 50), pct(all, 99),
-                    pct(all, 100), pct(lastQuarter, 50), pct(lastQuarter, 99));
+                    (Long) mbs.getAttribute(stream, "VisibleBehindSourceMs"), RateWriter.pct(all, 50), RateWriter.pct(all, 99),
+                    RateWriter.pct(all, 100), RateWriter.pct(lastQuarter, 50), RateWriter.pct(lastQuarter, 99));
             }
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
         }
-    }
-
-    static long pct(List<Long> values, int p) {
-        if (values.isEmpty()) {
-            return -1;
-        }
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int i = (int) Math.min(sorted.size() - 1, Math.max(0, Math.ceil(p / 100.0 * sorted.size()) - 1));
-        return sorted.get(i);
     }
 }
