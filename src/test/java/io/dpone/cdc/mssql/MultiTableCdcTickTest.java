@@ -1,0 +1,191 @@
+package io.dpone.cdc.mssql;
+
+import static io.dpone.cdc.mssql.H2MultiTableCdcFixture.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dpone.cdc.clickhouse.CdcMaterializer;
+import io.dpone.cdc.runtime.CdcMode;
+import io.dpone.cdc.runtime.CdcRunOptions;
+import io.dpone.cdc.runtime.CdcRuntime;
+import io.dpone.cdc.runtime.CdcRuntimeRunReport;
+import io.dpone.cdc.runtime.CdcTickRunner;
+import io.dpone.cdc.runtime.LiveCdcRuntime;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.manifest.TableRef;
+import io.dpone.publication.artifact.ArtifactFixtures;
+import io.dpone.quality.GateResult;
+import io.dpone.source.JdbcSourceReader;
+import io.dpone.testing.TestEngines;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stream of several tables (issue 31 item 2) on the embedded default: the H2 CDC emulation and the embedded
+ * ClickHouse. One tick reads every table up to one commit LSN, applies each table's changes to its own log and
+ * commits one offset; a transaction spanning tables is never split across ticks, even when it is larger than the
+ * per-tick cap.
+ */
+@io.dpone.testing.EngineTest
+class MultiTableCdcTickTest {
+    static final List<String> TABLES = List.of("customers", "orders", "items");
+    static ClickHouseEndpoint ch;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void open() {
+        ch = TestEngines.clickhouse();
+    }
+
+    @AfterAll
+    static void close() {
+        ch.close();
+    }
+
+    static CdcRunOptions options(String db, int maxEvents) {
+        List<CdcRunOptions.Table> tables = new ArrayList<>();
+        for (String t : TABLES) {
+            tables.add(new CdcRunOptions.Table("dbo", t, db + "." + t + "_cdc", List.of("id")));
+        }
+        return CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse").backend(SqlServerCdcReader.BACKEND)
+            .pipelineName("shop-live").tables(tables).connections("mssql_test", "clickhouse_test")
+            .maxEvents(maxEvents).build();
+    }
+
+    CdcRuntimeRunReport tick(CdcRunOptions o, H2MultiTableCdcFixture fx) {
+        return CdcTickRunner.run(LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), fx.connection, ch,
+            dir.resolve("spool")));
+    }
+
+    long logRowsAt(String db, String table, byte[] lsn) {
+        return Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, table + "_cdc")
+            + " WHERE dpone_cdc_position = " + ClickHouseSql.literal(new Lsn(new java.math.BigInteger(1, lsn)).hex()))
+            .get(0).get(0));
+    }
+
+    boolean logExists(String db, String table) {
+        return !ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(db)
+            + " AND name = " + ClickHouseSql.literal(table + "_cdc")).isEmpty();
+    }
+
+    @Test
+    void aThreeTableStreamLandsEachTableExactlyAndATransactionSpanningTwoTablesIsNeverSplitAcrossTicks()
+        throws Exception {
+        String db = TestEngines.newDatabase("cdc_multi");
+        String url = TestEngines.newH2Url();
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(url, TABLES.toArray(String[]::new))) {
+            int total = 0;
+            H2MultiTableCdcFixture.Txn t1 = fx.txn().insert("customers", row(1, "ann", "10.00"))
+                .insert("customers", row(2, "bob", "20.00")).insert("customers", row(3, "cy", "30.00"));
+            total += t1.rows();
+            t1.commit();
+            // the transaction spanning two tables, larger than the per-tick cap of 5
+            H2MultiTableCdcFixture.Txn big = fx.txn();
+            for (int i = 1; i <= 4; i++) {
+                big.insert("orders", row(i, "order " + i, i + ".50")).insert("items", row(i, "item " + i, "1.00"));
+            }
+            int bigRows = big.rows();
+            total += bigRows;
+            byte[] bigLsn = big.commit();
+            H2MultiTableCdcFixture.Txn t3 = fx.txn().update("customers", row(1, "ann", "10.00"), row(1, "ann", "11.00"))
+                .delete("orders", row(2, "order 2", "2.50"));
+            total += t3.rows();
+            t3.commit();
+            H2MultiTableCdcFixture.Txn t4 = fx.txn().insert("items", row(5, "item 5", "5.00"))
+                .insert("items", row(6, "item 6", null));
+            total += t4.rows();
+            t4.commit();
+            H2MultiTableCdcFixture.Txn t5 = fx.txn().update("orders", row(3, "order 3", "3.50"),
+                    row(3, "order 3 paid", "3.50")).insert("customers", row(4, "dee", null))
+                .update("items", row(1, "item 1", "1.00"), row(1, "item 1", "2.00"));
+            total += t5.rows();
+            t5.commit();
+            assertTrue(bigRows > 5, "the spanning transaction is larger than the cap");
+
+            CdcRunOptions o = options(db, 5);
+            int applied = 0;
+            int ticks = 0;
+            boolean tookTheBigOneWhole = false;
+            for (int i = 0; i < 20; i++) {
+                CdcRuntimeRunReport r = tick(o, fx);
+                assertTrue(r.passed(), String.valueOf(r.blockers()));
+                if (r.counts().read() == 0) {
+                    break;
+                }
+                ticks++;
+                assertTrue(r.committed(), r.commitOutcome());
+                assertNull(r.offsetAfter().get("resume"), "a multi-table tick ends on a commit LSN");
+                assertTrue(r.counts().read() <= 5 || r.counts().read() == bigRows,
+                    "bounded by the cap, except one transaction taken whole: " + r.counts().read());
+                tookTheBigOneWhole |= r.counts().read() == bigRows;
+                // the spanning transaction is in both logs entirely or not at all
+                long landed = (logExists(db, "orders") ? logRowsAt(db, "orders", bigLsn) : 0)
+                    + (logExists(db, "items") ? logRowsAt(db, "items", bigLsn) : 0);
+                assertTrue(landed == 0 || landed == bigRows, "after tick " + ticks + ": " + landed);
+                // per-table figures add up to the tick's
+                assertEquals(TABLES.size(), r.tables().size());
+                assertEquals(r.counts().read(), r.tables().stream().mapToInt(t -> t.counts().read()).sum());
+                assertEquals(r.counts().applied(), r.tables().stream().mapToInt(t -> t.counts().applied()).sum());
+                applied += r.counts().applied();
+            }
+            assertTrue(ticks >= 3, "several ticks: " + ticks);
+            assertTrue(tookTheBigOneWhole);
+            assertEquals(total, applied);
+
+            CdcRuntimeRunReport idle = tick(o, fx);
+            assertTrue(idle.passed() && !idle.committed(), idle.commitOutcome());
+            assertEquals(List.of("dbo.customers", "dbo.orders", "dbo.items"),
+                idle.tables().stream().map(CdcRuntimeRunReport.TableFigures::sourceTable).toList());
+            idle.tables().forEach(t -> assertEquals(0, t.millisBehindSource(), t.sourceTable()));
+
+            try (JdbcSourceReader reader = ArtifactFixtures.reader(url)) {
+                for (String t : TABLES) {
+                    Map<String, Object> m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(
+                        db + "." + t + "_cdc", db + "." + t, List.of("id"), CdcMaterializer.DeleteMode.exclude_deleted),
+                        null);
+                    assertEquals(true, m.get("passed"), String.valueOf(m.get("blockers")));
+                    List<GateResult> gates = ServingGates.compare(reader, new TableRef("dbo", t), ch, db, t);
+                    gates.forEach(g -> assertEquals("passed", g.status(), t + " " + g.gate() + ": " + g.details()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTickStopsBeforeTheTransactionThatWouldCrossTheCapAndThePerTableLagNamesTheTableLeftBehind()
+        throws Exception {
+        String db = TestEngines.newDatabase("cdc_multi_cap");
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(),
+                TABLES.toArray(String[]::new))) {
+            fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(1, "o", "1.00")).commit();
+            fx.txn().insert("items", row(1, "i", "1.00")).insert("orders", row(2, "o", "2.00")).commit();
+            CdcRuntimeRunReport first = tick(options(db, 3), fx);
+            assertTrue(first.passed() && first.committed(), String.valueOf(first.blockers()));
+            assertEquals(2, first.counts().read(), "the second transaction would make 4 > 3: it waits");
+            Map<String, Integer> read = new java.util.LinkedHashMap<>();
+            first.tables().forEach(t -> read.put(t.sourceTable(), t.counts().read()));
+            assertEquals(Map.of("dbo.customers", 1, "dbo.orders", 1, "dbo.items", 0), read);
+            long behind = first.tables().stream().filter(t -> t.sourceTable().equals("dbo.items")).findFirst()
+                .orElseThrow().millisBehindSource();
+            long customers = first.tables().stream().filter(t -> t.sourceTable().equals("dbo.customers")).findFirst()
+                .orElseThrow().millisBehindSource();
+            assertTrue(behind >= 0, "items has an unread change: its lag is measured");
+            assertEquals(0, customers, "customers has nothing unread");
+            CdcRuntimeRunReport second = tick(options(db, 3), fx);
+            assertTrue(second.passed() && second.committed(), String.valueOf(second.blockers()));
+            assertEquals(2, second.counts().read());
+            assertFalse(tick(options(db, 3), fx).committed());
+        }
+    }
+}
