@@ -75,6 +75,12 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         return !tables.isEmpty();
     }
 
+    /** The CDC logs the stream writes: {@code --target-dataset}, or each table's. */
+    public List<String> targetDatasets() {
+        return multiTable() ? tables.stream().map(Table::targetDataset).toList()
+            : java.util.Collections.singletonList(targetDataset);
+    }
+
     /** The database of the offset table: the target dataset's (the first table's, for a multi-table stream). */
     public String targetDatabase() {
         String dataset = multiTable() ? tables.get(0).targetDataset() : targetDataset;

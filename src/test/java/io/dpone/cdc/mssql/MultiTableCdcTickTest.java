@@ -24,7 +24,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.connect.ConnectionContext;
+import io.dpone.testing.CliRun;
+import java.nio.file.Files;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +57,11 @@ class MultiTableCdcTickTest {
     @AfterAll
     static void close() {
         ch.close();
+    }
+
+    @AfterEach
+    void clearContext() {
+        System.clearProperty(ConnectionContext.PROPERTY);
     }
 
     static CdcRunOptions options(String db, int maxEvents) {
@@ -186,6 +197,54 @@ class MultiTableCdcTickTest {
             assertTrue(second.passed() && second.committed(), String.valueOf(second.blockers()));
             assertEquals(2, second.counts().read());
             assertFalse(tick(options(db, 3), fx).committed());
+        }
+    }
+
+    static CliRun cli(String... more) {
+        List<String> args = new ArrayList<>(List.of("ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql",
+            "--sink", "clickhouse", "--backend", "mssql_cdc", "--pipeline-name", "shop-cdc",
+            "--source-connection-id", "mssql-prod", "--sink-connection-id", "clickhouse-prod", "--format", "json"));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
+    }
+
+    @Test
+    void theCliNamesTheTablesWithRepeatedTableOptionsAndReportsEachTable() throws Exception {
+        String db = TestEngines.newDatabase("cli_multi");
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(), "customers", "orders")) {
+            fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(7, "o", "2.00"))
+                .insert("orders", row(8, "o", "3.00")).commit();
+            Path context = Files.writeString(dir.resolve("context.yaml"), """
+                connections:
+                  mssql-prod:
+                    type: mssql
+                    url: "%s"
+                    user: sa
+                  clickhouse-prod:
+                    type: clickhouse
+                    embedded: true
+                    options: {path: "%s"}
+                """.formatted(fx.url, TestEngines.clickHousePath()));
+            System.setProperty(ConnectionContext.PROPERTY, context.toString());
+            CliRun run = cli("--table", "dbo.customers=" + db + ".customers_cdc:id",
+                "--table", "dbo.orders=" + db + ".orders_cdc:id");
+            assertEquals(0, run.exitCode(), run.stderr());
+            JsonNode r = new ObjectMapper().readTree(run.stdout());
+            assertTrue(r.path("committed").asBoolean());
+            assertEquals(2, r.path("stream").path("tables").size());
+            assertEquals("dbo.orders", r.path("tables").path(1).path("source_table").asText());
+            assertEquals(2, r.path("tables").path(1).path("counts").path("applied").asInt());
+            assertEquals(1, r.path("tables").path(0).path("counts").path("applied").asInt());
+
+            CliRun mixed = cli("--table", "dbo.customers=" + db + ".customers_cdc:id", "--source-table", "orders");
+            assertEquals(1, mixed.exitCode());
+            assertTrue(mixed.stderr().contains("--source-table is for a single-table stream"), mixed.stderr());
+            CliRun malformed = cli("--table", "dbo.customers");
+            assertEquals(2, malformed.exitCode());
+            assertTrue(malformed.stderr().contains("SCHEMA.TABLE=DB.TABLE:KEY"), malformed.stderr());
+            CliRun neither = cli();
+            assertEquals(2, neither.exitCode());
+            assertTrue(neither.stderr().contains("Missing required options: '--source-schema"), neither.stderr());
         }
     }
 }
