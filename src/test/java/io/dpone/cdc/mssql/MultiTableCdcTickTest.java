@@ -193,6 +193,20 @@ class MultiTableCdcTickTest {
                 .orElseThrow().millisBehindSource();
             assertTrue(behind >= 0, "items has an unread change: its lag is measured");
             assertEquals(0, customers, "customers has nothing unread");
+            // the per-table figures reach JMX and Prometheus as the stream's do
+            io.dpone.serve.CdcStreamStats stats = new io.dpone.serve.CdcStreamStats("shop",
+                List.of("dbo.customers", "dbo.orders", "dbo.items"));
+            var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            new io.dpone.serve.ServeMetrics(registry).cdc(stats);
+            stats.record(first);
+            assertEquals(1.0, registry.get("dpone.cdc.table.events.applied").tags("stream", "shop", "table",
+                "dbo.orders").functionCounter().count());
+            assertEquals(0.0, registry.get("dpone.cdc.table.events.read").tags("stream", "shop", "table",
+                "dbo.items").functionCounter().count());
+            assertEquals(0.0, registry.get("dpone.cdc.table.behind.source").tags("stream", "shop", "table",
+                "dbo.customers").gauge().value());
+            assertTrue(stats.getTables().startsWith("dbo.customers read=1 applied=1 behind_ms=0 blockers="),
+                stats.getTables());
             CdcRuntimeRunReport second = tick(options(db, 3), fx);
             assertTrue(second.passed() && second.committed(), String.valueOf(second.blockers()));
             assertEquals(2, second.counts().read());
