@@ -54,6 +54,20 @@ final class H2MultiTableCdcFixture implements AutoCloseable {
         return new Object[] {id, label, amount == null ? null : new BigDecimal(amount)};
     }
 
+    /** CDC cleanup of one table: drops its change rows below {@code keepFrom} and moves its low watermark there. */
+    void cleanupBelow(String table, byte[] keepFrom) throws SQLException {
+        try (PreparedStatement del = connection.prepareStatement("DELETE FROM cdc.[dbo_" + table + "_CT] WHERE "
+            + "[__$start_lsn] < ?");
+             PreparedStatement upd = connection.prepareStatement("UPDATE cdc.change_tables SET start_lsn = ? WHERE "
+                 + "capture_instance = ?")) {
+            del.setBytes(1, keepFrom);
+            del.executeUpdate();
+            upd.setBytes(1, keepFrom);
+            upd.setString(2, "dbo_" + table);
+            upd.executeUpdate();
+        }
+    }
+
     Txn txn() {
         return new Txn();
     }

@@ -261,4 +261,58 @@ class MultiTableCdcTickTest {
             assertTrue(neither.stderr().contains("Missing required options: '--source-schema"), neither.stderr());
         }
     }
+
+    @Test
+    void aCrashBetweenTheTablesAppliesAndTheOneCommitReappliesNothingAndABlockedTableIsNamed() throws Exception {
+        String db = TestEngines.newDatabase("cdc_multi_crash");
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(),
+                TABLES.toArray(String[]::new))) {
+            fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(1, "o", "1.00"))
+                .insert("items", row(1, "i", "1.00")).commit();
+            CdcRunOptions o = options(db, 10);
+            io.dpone.cdc.runtime.CdcTick crashing = LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), fx.connection, ch,
+                dir.resolve("spool"));
+            io.dpone.cdc.runtime.CdcTick.Adapters a = crashing.adapters();
+            io.dpone.cdc.runtime.CdcTick.Adapters failing = new io.dpone.cdc.runtime.CdcTick.Adapters(a.reader(),
+                a.idempotency(), a.applier(), new CrashOnCommit(a.offsets()), a.fence(), a.lanes());
+            CdcRuntimeRunReport crashed = CdcTickRunner.run(new io.dpone.cdc.runtime.CdcTick(CdcRuntime.newRunId(), o,
+                failing, 10));
+            assertFalse(crashed.passed() || crashed.committed());
+            for (String t : TABLES) {
+                assertEquals(1, Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(db, t + "_cdc"))
+                    .get(0).get(0)), "every table applied before the one commit: " + t);
+            }
+            CdcRuntimeRunReport again = tick(o, fx);
+            assertTrue(again.passed() && again.committed(), String.valueOf(again.blockers()));
+            assertEquals(0, again.counts().applied());
+            assertEquals(3, again.counts().alreadyInSink());
+
+            // a table whose changes were cleaned up unread blocks the tick, and the report names it
+            fx.txn().insert("items", row(2, "i", "2.00")).commit();
+            byte[] later = fx.txn().insert("orders", row(2, "o", "2.00")).commit();
+            fx.cleanupBelow("items", later);
+            CdcRuntimeRunReport blocked = tick(o, fx);
+            assertFalse(blocked.passed() || blocked.committed());
+            Map<String, List<String>> codes = new java.util.LinkedHashMap<>();
+            blocked.tables().forEach(t -> codes.put(t.sourceTable(),
+                t.blockers().stream().map(io.dpone.error.Blocker::code).toList()));
+            assertEquals(Map.of("dbo.customers", List.of(), "dbo.orders", List.of(),
+                "dbo.items", List.of("cdc_runtime.cdc_resync_required")), codes);
+            blocked.tables().forEach(t -> assertEquals(-1, t.millisBehindSource()));
+        }
+    }
+
+    /** An offset store whose commit crashes: every table applied, the one offset not committed. */
+    private record CrashOnCommit(io.dpone.cdc.CdcOffsetStore inner) implements io.dpone.cdc.CdcOffsetStore {
+        @Override
+        public java.util.Optional<io.dpone.cdc.CdcOffset> load(io.dpone.cdc.StreamIdentity stream) {
+            return inner.load(stream);
+        }
+
+        @Override
+        public void commit(io.dpone.cdc.StreamIdentity stream, java.util.Optional<io.dpone.cdc.CdcOffset> expected,
+                           io.dpone.cdc.CdcOffset next, String writer) {
+            throw new IllegalStateException("the process died before the commit");
+        }
+    }
 }
