@@ -17,15 +17,15 @@ import java.util.List;
  * touching several tables writes all its change rows at one {@code __$start_lsn}, as SQL Server's capture job does
  * for a transaction spanning tables.
  */
-final class H2MultiTableCdcFixture implements AutoCloseable {
+public final class H2MultiTableCdcFixture implements AutoCloseable {
     static final String COLUMNS = "id INT NOT NULL, label NVARCHAR(40), amount DECIMAL(18,2)";
 
-    final String url;
-    final Connection connection;
+    public final String url;
+    public final Connection connection;
     private long lsnCounter = 0x100;
     private long seqCounter = 0x10;
 
-    H2MultiTableCdcFixture(String url, String... tables) throws SQLException {
+    public H2MultiTableCdcFixture(String url, String... tables) throws SQLException {
         this.url = url;
         this.connection = DriverManager.getConnection(url, "sa", "");
         try (Statement st = connection.createStatement()) {
@@ -50,12 +50,12 @@ final class H2MultiTableCdcFixture implements AutoCloseable {
     }
 
     /** A row of any of the tables. */
-    static Object[] row(int id, String label, String amount) {
+    public static Object[] row(int id, String label, String amount) {
         return new Object[] {id, label, amount == null ? null : new BigDecimal(amount)};
     }
 
     /** CDC cleanup of one table: drops its change rows below {@code keepFrom} and moves its low watermark there. */
-    void cleanupBelow(String table, byte[] keepFrom) throws SQLException {
+    public void cleanupBelow(String table, byte[] keepFrom) throws SQLException {
         try (PreparedStatement del = connection.prepareStatement("DELETE FROM cdc.[dbo_" + table + "_CT] WHERE "
             + "[__$start_lsn] < ?");
              PreparedStatement upd = connection.prepareStatement("UPDATE cdc.change_tables SET start_lsn = ? WHERE "
@@ -68,7 +68,7 @@ final class H2MultiTableCdcFixture implements AutoCloseable {
         }
     }
 
-    Txn txn() {
+    public Txn txn() {
         return new Txn();
     }
 
@@ -78,31 +78,31 @@ final class H2MultiTableCdcFixture implements AutoCloseable {
     }
 
     /** One source transaction over any of the tables; {@link #commit()} writes its change rows at one new LSN. */
-    final class Txn {
+    public final class Txn {
         private final List<Object[]> changes = new ArrayList<>(); // {table, operation, row[, after]}
 
-        Txn insert(String table, Object[] row) {
+        public Txn insert(String table, Object[] row) {
             changes.add(new Object[] {table, 2, row});
             return this;
         }
 
-        Txn delete(String table, Object[] row) {
+        public Txn delete(String table, Object[] row) {
             changes.add(new Object[] {table, 1, row});
             return this;
         }
 
         /** An in-place update: before image (3) and after image (4). */
-        Txn update(String table, Object[] before, Object[] after) {
+        public Txn update(String table, Object[] before, Object[] after) {
             changes.add(new Object[] {table, 3, before, after});
             return this;
         }
 
         /** The change rows written (an update counts its two images). */
-        int rows() {
+        public int rows() {
             return changes.stream().mapToInt(c -> (int) c[1] == 3 ? 2 : 1).sum();
         }
 
-        byte[] commit() throws SQLException {
+        public byte[] commit() throws SQLException {
             byte[] lsn = H2CdcFixture.lsn(++lsnCounter);
             int command = 0;
             for (Object[] c : changes) {
