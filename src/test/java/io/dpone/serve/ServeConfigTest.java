@@ -42,6 +42,17 @@ class ServeConfigTest {
     }
 
     @Test
+    void shippedMultiTableExampleLoads() {
+        ServeConfig c = ServeConfigLoader.load(Path.of("examples/cdc/multi-table/serve.yaml"));
+        var o = c.cdcStreams().get(0).options();
+        assertEquals(List.of("analytics.customers_cdc", "analytics.orders_cdc", "analytics.order_lines_cdc"),
+            o.targetDatasets());
+        assertEquals(List.of("order_id", "line_no"), o.tables().get(2).uniqueKeys());
+        assertEquals("dbo.customers,dbo.orders,dbo.order_lines", o.stream().sourceTableName());
+        assertEquals(List.of(), o.validate());
+    }
+
+    @Test
     void managementTimeoutsOutOfRangeAreRefusedWithTheirPath() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         Path file = Manifests.write(dir.resolve("timeouts.yaml"), """
