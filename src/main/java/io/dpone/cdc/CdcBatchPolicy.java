@@ -23,7 +23,7 @@ public final class CdcBatchPolicy {
         List<CdcEvent> changes = batch.changes();
         for (int i = 0; i < changes.size(); i++) {
             CdcEvent e = changes.get(i);
-            if (!stream.sourceSchema().equals(e.sourceSchema()) || !stream.sourceTable().equals(e.sourceTable())) {
+            if (!stream.covers(e.sourceSchema(), e.sourceTable())) {
                 blockers.add(CdcBlockers.blocker(CdcBlockers.EVENT_STREAM_MISMATCH, "changes[" + i + "].source_table",
                     "change belongs to " + e.sourceSchema() + "." + e.sourceTable() + ", not to the stream's "
                         + stream.sourceTableName(),
@@ -67,6 +67,22 @@ public final class CdcBatchPolicy {
                 "the batch has " + idempotency.toApply().size() + " change(s) to apply but no next offset; "
                     + "nothing was applied and the checkpoint was not moved",
                 Map.of("changes_to_apply", idempotency.toApply().size())));
+        }
+        return blockers;
+    }
+
+    /**
+     * The value checks of {@link #check} alone: with known column types, the first value of {@code batch} that does
+     * not fit its column, as {@code cdc_runtime.value_out_of_range}; empty when every value fits (a multi-table
+     * stream checks each table's changes against that table's columns, before any table is applied).
+     */
+    public static List<Blocker> values(StreamIdentity stream, CdcBatch batch) {
+        List<Blocker> blockers = new ArrayList<>();
+        Blocker inexact = ExactText.firstLoneSurrogate(stream, batch.changes());
+        if (inexact != null) {
+            blockers.add(inexact);
+        } else {
+            typedValues(stream, batch, blockers);
         }
         return blockers;
     }

@@ -70,6 +70,11 @@ public final class CdcCommands implements Runnable {
                 .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).build();
             CdcRuntimeRunReport report;
             try {
+                if (approvedBundle != null && options.multiTable()) {
+                    throw new DponeException(io.dpone.cdc.CdcBlockers.blocker(
+                        io.dpone.cdc.CdcBlockers.INVALID_ARGUMENT, "--require-approved-bundle", "the promotion "
+                            + "bundle covers a single-table stream; a multi-table stream's bundle is not built yet"));
+                }
                 if (approvedBundle != null) {
                     var context = io.dpone.connect.ConnectionContext.fromEnvironment();
                     io.dpone.cdc.bundle.ApprovedBundle.require(approvedBundle, options, context,
@@ -96,11 +101,22 @@ public final class CdcCommands implements Runnable {
             }
             CdcRuntimeRunReport.Counts c = r.counts();
             Map<String, Object> after = r.offsetAfter();
-            return "cdc-runtime-run " + r.runId() + " passed: " + r.stream().get("source_schema") + "."
-                + r.stream().get("source_table") + " -> " + r.stream().get("target_dataset") + "\n  read " + c.read()
+            String what = r.tables().isEmpty() ? r.stream().get("source_schema") + "." + r.stream().get("source_table")
+                + " -> " + r.stream().get("target_dataset") : r.tables().size() + " tables";
+            return "cdc-runtime-run " + r.runId() + " passed: " + what + "\n  read " + c.read()
                 + ", replayed " + c.replayed() + ", applied " + c.applied() + ", already in sink "
                 + c.alreadyInSink() + policies(r) + "\n  offset " + (after == null ? "-" : after.get("position"))
-                + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n";
+                + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n" + tables(r);
+        }
+
+        /** One line per table of a multi-table stream (nothing for a single-table stream). */
+        private static String tables(CdcRuntimeRunReport r) {
+            StringBuilder out = new StringBuilder();
+            r.tables().forEach(t -> out.append("  ").append(t.sourceTable()).append(" -> ").append(t.targetDataset())
+                .append(": read ").append(t.counts().read()).append(", applied ").append(t.counts().applied())
+                .append(", already in sink ").append(t.counts().alreadyInSink()).append(", ms behind source ")
+                .append(t.millisBehindSource()).append('\n'));
+            return out.toString();
         }
 
         /** {@code "\n  value policies: valid_to clamp 2, ..."}, or nothing when none is declared. */

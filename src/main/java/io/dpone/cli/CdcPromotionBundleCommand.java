@@ -54,6 +54,11 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
         io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         CdcRunOptions options = stream.builder(CdcMode.live).connections(sourceConnectionId, sinkConnectionId)
             .build();
+        if (options.multiTable()) {
+            return blocked(new DponeException(io.dpone.cdc.CdcBlockers.blocker(
+                io.dpone.cdc.CdcBlockers.INVALID_ARGUMENT, "--table", "the promotion bundle covers a single-table "
+                    + "stream; a multi-table stream's bundle is not built yet (issue 31)")));
+        }
         ConnectionContext context;
         try {
             context = ConnectionContext.fromEnvironment();

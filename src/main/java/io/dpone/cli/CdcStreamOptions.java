@@ -27,14 +27,20 @@ final class CdcStreamOptions {
     String backend;
     @Option(names = "--pipeline-name", required = true, description = "pipeline name, e.g. orders-cdc")
     String pipelineName;
-    @Option(names = "--source-schema", required = true, description = "source schema, e.g. dbo")
+    // the four single-table options are required unless --table names the tables (checked in builder(), as a
+    // usage error like picocli's own)
+    @Option(names = "--source-schema", description = "source schema, e.g. dbo")
     String sourceSchema;
-    @Option(names = "--source-table", required = true, description = "source table, e.g. orders")
+    @Option(names = "--source-table", description = "source table, e.g. orders")
     String sourceTable;
-    @Option(names = "--target-dataset", required = true, description = "db.table")
+    @Option(names = "--target-dataset", description = "db.table")
     String targetDataset;
-    @Option(names = "--unique-key", required = true, description = "repeat for compound keys")
+    @Option(names = "--unique-key", description = "repeat for compound keys")
     List<String> uniqueKeys;
+    @Option(names = "--table", paramLabel = "SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]", description = "live mssql_cdc: "
+        + "one table of a multi-table stream, its CDC log and its unique keys; repeat per table (instead of "
+        + "--source-schema, --source-table, --target-dataset and --unique-key)")
+    List<String> tables;
     @Option(names = "--credentials-source", description = "live: env or file")
     String credentialsSource;
     @Option(names = "--capture-instance",
@@ -51,10 +57,43 @@ final class CdcStreamOptions {
 
     /** The stream's options in {@code mode}; the command adds its connections and files. */
     CdcRunOptions.Builder builder(CdcMode mode) {
+        if (tables == null || tables.isEmpty()) {
+            List<String> missing = new java.util.ArrayList<>();
+            Object[][] single = {{"--source-schema=<sourceSchema>", sourceSchema},
+                                 {"--source-table=<sourceTable>", sourceTable},
+                                 {"--target-dataset=<targetDataset>", targetDataset},
+                                 {"--unique-key=<uniqueKeys>", uniqueKeys}};
+            for (Object[] o : single) {
+                if (o[1] == null) {
+                    missing.add("'" + o[0] + "'");
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option"
+                    + (missing.size() > 1 ? "s" : "") + ": " + String.join(", ", missing)
+                    + " (or --table for a multi-table stream)");
+            }
+        }
         return CdcRunOptions.builder(mode).systems(source, sink).backend(backend).pipelineName(pipelineName)
             .sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset).uniqueKeys(uniqueKeys)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(policies());
+            .valuePolicies(policies()).tables(tables());
+    }
+
+    /** {@code --table} as parsed; a value without the shape {@code SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]} is a usage error. */
+    private List<CdcRunOptions.Table> tables() {
+        if (tables == null) {
+            return List.of();
+        }
+        List<CdcRunOptions.Table> out = new java.util.ArrayList<>();
+        for (String t : tables) {
+            try {
+                out.add(CdcRunOptions.Table.parse(t));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        return out;
     }
 
     /** {@code --value-policy} and {@code --value-policy-default}; an unknown policy is a usage error. */

@@ -52,7 +52,8 @@ public final class CdcStreamJob implements Processor {
         this.camel = camel;
         this.locks = locks;
         this.signal = signal;
-        this.stats = new CdcStreamStats(stream.name());
+        this.stats = new CdcStreamStats(stream.name(), stream.options().stream().tables().stream()
+            .map(io.dpone.cdc.StreamIdentity::sourceTableName).toList());
     }
 
     /**

@@ -41,8 +41,66 @@ public class CdcStreamStats {
     private String lastVerifyVerdict = "none";
     private long lastVerifyMs;
 
+    /** A multi-table stream's tables ({@code schema.table}, in the stream's order); empty for one table. */
+    private final java.util.List<String> tables;
+    private final long[] tableEventsRead;
+    private final long[] tableEventsApplied;
+    private final long[] tableMillisBehindSource;
+    private final String[] tableBlockerCodes;
+
     public CdcStreamStats(String name) {
+        this(name, java.util.List.of());
+    }
+
+    /** @param tables a multi-table stream's tables, {@code schema.table}; each gets its own figures */
+    public CdcStreamStats(String name, java.util.List<String> tables) {
         this.name = name;
+        this.tables = java.util.List.copyOf(tables);
+        tableEventsRead = new long[tables.size()];
+        tableEventsApplied = new long[tables.size()];
+        tableMillisBehindSource = new long[tables.size()];
+        java.util.Arrays.fill(tableMillisBehindSource, -1);
+        tableBlockerCodes = new String[tables.size()];
+        java.util.Arrays.fill(tableBlockerCodes, "");
+    }
+
+    /** The tables of a multi-table stream ({@code schema.table}); empty for a single-table stream. */
+    public java.util.List<String> tableNames() {
+        return tables;
+    }
+
+    /** Changes of {@code table} read by this process's ticks. */
+    public synchronized long tableEventsRead(String table) {
+        int i = tables.indexOf(table);
+        return i < 0 ? 0 : tableEventsRead[i];
+    }
+
+    /** Changes of {@code table} applied to its log by this process's ticks (replays not counted). */
+    public synchronized long tableEventsApplied(String table) {
+        int i = tables.indexOf(table);
+        return i < 0 ? 0 : tableEventsApplied[i];
+    }
+
+    /** {@code table}'s time behind the source after the last tick, -1 when unknown. */
+    public synchronized long tableMillisBehindSource(String table) {
+        int i = tables.indexOf(table);
+        return i < 0 ? -1 : tableMillisBehindSource[i];
+    }
+
+    /**
+     * Per table of a multi-table stream, after the last tick: {@code schema.table read=N applied=N behind_ms=N
+     * blockers=code,...}, one table per line; empty for a single-table stream.
+     */
+    @ManagedAttribute(description = "Per table of a multi-table stream: changes read and applied, ms behind source "
+        + "after the last tick (-1 unknown), the last tick's blocker codes of the table")
+    public synchronized String getTables() {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < tables.size(); i++) {
+            out.append(i == 0 ? "" : "\n").append(tables.get(i)).append(" read=").append(tableEventsRead[i])
+                .append(" applied=").append(tableEventsApplied[i]).append(" behind_ms=")
+                .append(tableMillisBehindSource[i]).append(" blockers=").append(tableBlockerCodes[i]);
+        }
+        return out.toString();
     }
 
     public synchronized void record(CdcRuntimeRunReport r) {
@@ -65,6 +123,15 @@ public class CdcStreamStats {
         lag = lagOf(committedPosition, highWatermark);
         if (r.metrics() != null) {
             millisBehindSource = r.metrics().millisBehindSource();
+        }
+        for (CdcRuntimeRunReport.TableFigures t : r.tables()) {
+            int i = tables.indexOf(t.sourceTable());
+            if (i >= 0) {
+                tableEventsRead[i] += t.counts().read();
+                tableEventsApplied[i] += t.counts().applied();
+                tableMillisBehindSource[i] = t.millisBehindSource();
+                tableBlockerCodes[i] = String.join(",", t.blockers().stream().map(Blocker::code).distinct().toList());
+            }
         }
     }
 

@@ -47,9 +47,9 @@ final class LineageObserver implements RunObserver {
         var o = stream.options();
         return new LineageRun(tick, stream.name(), TICK,
             new LineageRun.Dataset(o.sourceConnectionId() == null ? "local_events" : o.sourceConnectionId(),
-                o.sourceSchema() + "." + o.sourceTable()),
+                o.stream().sourceTableName()),
             new LineageRun.Dataset(o.sinkConnectionId() == null ? "local_sink" : o.sinkConnectionId(),
-                o.targetDataset()));
+                String.join(",", o.targetDatasets())));
     }
 
     @Override

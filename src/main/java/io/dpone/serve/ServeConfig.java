@@ -120,7 +120,7 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
         }
 
         public String targetKey() {
-            return "cdc:" + options.targetDataset();
+            return "cdc:" + String.join(",", options.targetDatasets());
         }
     }
 

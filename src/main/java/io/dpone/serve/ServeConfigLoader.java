@@ -179,6 +179,13 @@ public final class ServeConfigLoader {
         List<String> keys = new ArrayList<>();
         items(n.get("unique_keys"), (k, kp) -> keys.add(k.asText()), p + ".unique_keys");
         CdcMode mode = "live".equals(n.path("mode").asText("local")) ? CdcMode.live : CdcMode.local;
+        List<CdcRunOptions.Table> tables = new ArrayList<>();
+        items(n.get("tables"), (t, tp) -> {
+            List<String> tableKeys = new ArrayList<>();
+            items(t.get("unique_keys"), (k, kp) -> tableKeys.add(k.asText()), tp + ".unique_keys");
+            tables.add(new CdcRunOptions.Table(t.path("source_schema").asText(null), t.path("source_table").asText(null),
+                t.path("target_dataset").asText(null), tableKeys));
+        }, p + ".tables");
         CdcRunOptions options = CdcRunOptions.builder(mode)
             .systems(n.path("source").asText(null), n.path("sink").asText(null))
             .backend(n.path("backend").asText(null)).pipelineName(n.path("pipeline_name").asText(null))
@@ -189,9 +196,17 @@ public final class ServeConfigLoader {
             .connections(n.path("source_connection_id").asText(null), n.path("sink_connection_id").asText(null))
             .captureInstance(n.path("capture_instance").asText(null))
             .maxEvents(n.has("max_events") ? n.get("max_events").asInt() : null)
-            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).build();
+            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables).build();
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
+        }
+        if (options.multiTable()) {
+            for (String part : List.of("materialize", "verify")) {
+                if (n.has(part)) {
+                    invalid(p + "." + part, "a multi-table stream (tables) does not " + part + " yet; run "
+                        + "cdc-materialize-clickhouse / cdc-verify per table");
+                }
+            }
         }
         ServeConfig.Materialize materialize = null;
         JsonNode m = n.get("materialize");

@@ -94,6 +94,19 @@ public final class ServeMetrics {
                 + "the repair, when it repairs); NaN until one compared");
         gauge("dpone.cdc.verify.last.duration", "stream", n, s, st -> st.getLastVerifyMs() / 1000.0, "seconds",
             "Duration of the last verification");
+        for (String table : s.tableNames()) {
+            FunctionCounter.builder("dpone.cdc.table.events.read", s, st -> st.tableEventsRead(table))
+                .tags("stream", n, "table", table).description("Change events of one table of a multi-table "
+                    + "stream read").register(registry);
+            FunctionCounter.builder("dpone.cdc.table.events.applied", s, st -> st.tableEventsApplied(table))
+                .tags("stream", n, "table", table).description("Change events of one table of a multi-table "
+                    + "stream applied to its log (replays not counted)").register(registry);
+            Gauge.builder("dpone.cdc.table.behind.source", s, st -> st.tableMillisBehindSource(table) < 0 ? Double.NaN
+                    : st.tableMillisBehindSource(table) / 1000.0).tags("stream", n, "table", table)
+                .baseUnit("seconds").description("Time one table of a multi-table stream is behind the source after "
+                    + "the last tick: 0 when it has no change beyond the tick's bound, else the stream's; NaN when "
+                    + "unknown").strongReference(true).register(registry);
+        }
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */

@@ -189,7 +189,7 @@ final class StatusViews implements RunObserver {
             CdcStreamStats s = c.stats();
             var o = st.options();
             String target = (o.sinkConnectionId() == null ? "local sink" : o.sinkConnectionId()) + ": "
-                + o.targetDataset();
+                + String.join(", ", o.targetDatasets());
             ss.add(new StatusSnapshot.Stream(st.name(), schedule(st.schedule()), o.mode().name(), o.backend(), target,
                 s.getTicks(), s.getFailedTicks(), s.getEventsApplied(), s.getCommittedPosition(), s.getHighWatermark(),
                 s.getLag(), s.getMilliSecondsBehindSource(), s.lastTickAt(), verify(st, s), history.last(st.name())));

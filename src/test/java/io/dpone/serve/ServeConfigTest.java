@@ -42,6 +42,17 @@ class ServeConfigTest {
     }
 
     @Test
+    void shippedMultiTableExampleLoads() {
+        ServeConfig c = ServeConfigLoader.load(Path.of("examples/cdc/multi-table/serve.yaml"));
+        var o = c.cdcStreams().get(0).options();
+        assertEquals(List.of("analytics.customers_cdc", "analytics.orders_cdc", "analytics.order_lines_cdc"),
+            o.targetDatasets());
+        assertEquals(List.of("order_id", "line_no"), o.tables().get(2).uniqueKeys());
+        assertEquals("dbo.customers,dbo.orders,dbo.order_lines", o.stream().sourceTableName());
+        assertEquals(List.of(), o.validate());
+    }
+
+    @Test
     void managementTimeoutsOutOfRangeAreRefusedWithTheirPath() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         Path file = Manifests.write(dir.resolve("timeouts.yaml"), """
@@ -140,6 +151,38 @@ class ServeConfigTest {
             ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted("truncate")))).blockers();
         assertEquals(List.of("cdc_streams[0].value_policy.columns.born"),
             blockers.stream().map(Blocker::subject).toList(), blockers.toString());
+    }
+
+    @Test
+    void aMultiTableStreamNamesItsTablesAndDoesNotMaterializeYet() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        String stream = """
+            cdc_streams:
+              - name: shop
+                mode: live
+                schedule: {every: 1s}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: shop-live
+                tables:
+                  - {source_schema: dbo, source_table: customers, target_dataset: db.customers_cdc, unique_keys: [id]}
+                  - {source_schema: dbo, source_table: orders, target_dataset: %s, unique_keys: [order_id]}
+                source_connection_id: mssql_demo
+                sink_connection_id: clickhouse_demo
+            %s
+            """;
+        ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}",
+            stream.formatted("db.orders_cdc", "")));
+        var o = config.cdcStreams().get(0).options();
+        assertEquals(List.of("db.customers_cdc", "db.orders_cdc"), o.targetDatasets());
+        assertEquals(List.of("order_id"), o.tables().get(1).uniqueKeys());
+        assertEquals("cdc:db.customers_cdc,db.orders_cdc", config.cdcStreams().get(0).targetKey());
+        Set<String> at = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", stream.formatted("other.orders_cdc",
+                "    materialize: {target_dataset: serving.shop}")))).blockers().stream()
+            .map(Blocker::subject).collect(Collectors.toSet());
+        assertEquals(Set.of("cdc_streams[0].table", "cdc_streams[0].materialize"), at);
     }
 
     @Test

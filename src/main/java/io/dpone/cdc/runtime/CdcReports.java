@@ -55,7 +55,33 @@ public final class CdcReports {
             counts, policyCounts(tick.batch()), receipt, blockers,
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
                 Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource()),
-            tick.startedAt(), end, artifacts(tick), tick.batch() == null ? List.of() : tick.batch().columns());
+            tick.startedAt(), end, artifacts(tick), tick.batch() == null ? List.of() : tick.batch().columns(),
+            tables(tick, blockers));
+    }
+
+    /** Each table's figures of a multi-table stream (empty for a single-table stream). */
+    private static List<CdcRuntimeRunReport.TableFigures> tables(CdcTick tick, List<Blocker> blockers) {
+        TableLanes lanes = tick.adapters().lanes();
+        if (lanes == null) {
+            return List.of();
+        }
+        Map<String, Integer> toApply = new java.util.HashMap<>();
+        if (tick.idempotency() != null) {
+            tick.idempotency().toApply().forEach(e -> toApply.merge(e.sourceSchema() + "." + e.sourceTable(), 1,
+                Integer::sum));
+        }
+        List<CdcRuntimeRunReport.TableFigures> out = new java.util.ArrayList<>();
+        for (TableLanes.Lane lane : lanes.lanes()) {
+            String name = lane.table().sourceTableName();
+            SinkReceipt r = lanes.receipt(name);
+            long lag = !blockers.isEmpty() || tick.batch() == null ? -1
+                : lanes.pending(name) ? tick.millisBehindSource() : 0;
+            out.add(new CdcRuntimeRunReport.TableFigures(name, lane.table().targetDataset(),
+                new CdcRuntimeRunReport.Counts(lanes.read(name), 0, 0, toApply.getOrDefault(name, 0),
+                    r == null ? 0 : r.appliedRows(), r == null ? 0 : r.alreadyPresentRows()),
+                lag, blockers.stream().filter(b -> name.equals(b.details().get("table"))).toList()));
+        }
+        return out;
     }
 
     /** What the batch's declared value policies changed, per column (empty without a batch or a policy). */
@@ -132,10 +158,26 @@ public final class CdcReports {
             .append(r.committed() ? "committed" : "not committed (" + r.commitOutcome() + ")").append('\n');
         md.append("- stream: `").append(r.stream().get("pipeline_name")).append("` (")
             .append(r.stream().get("source")).append(" -> ").append(r.stream().get("sink")).append(", backend `")
-            .append(r.stream().get("backend")).append("`): `").append(r.stream().get("source_schema")).append('.')
-            .append(r.stream().get("source_table")).append("` -> `").append(r.stream().get("target_dataset"))
-            .append("`, unique keys ").append(r.stream().get("unique_keys")).append('\n');
+            .append(r.stream().get("backend")).append("`): ");
+        if (r.stream().containsKey("tables")) {
+            md.append(r.tables().size()).append(" tables (below)\n");
+        } else {
+            md.append('`').append(r.stream().get("source_schema")).append('.')
+                .append(r.stream().get("source_table")).append("` -> `").append(r.stream().get("target_dataset"))
+                .append("`, unique keys ").append(r.stream().get("unique_keys")).append('\n');
+        }
         md.append("- mode: ").append(r.mode()).append(", schema `").append(r.schema()).append("`\n\n");
+        if (!r.tables().isEmpty()) {
+            md.append("## Tables\n\n| table | log | read | to apply | applied | already in sink | ms behind source "
+                + "| blockers |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            r.tables().forEach(t -> md.append("| `").append(t.sourceTable()).append("` | `").append(t.targetDataset())
+                .append("` | ").append(t.counts().read()).append(" | ").append(t.counts().toApply()).append(" | ")
+                .append(t.counts().applied()).append(" | ").append(t.counts().alreadyInSink()).append(" | ")
+                .append(t.millisBehindSource()).append(" | ").append(t.blockers().isEmpty() ? "-"
+                    : String.join(", ", t.blockers().stream().map(b -> "`" + b.code() + "`").toList()))
+                .append(" |\n"));
+            md.append('\n');
+        }
         md.append("## Offsets\n\n| | position | backend | snapshot complete |\n| --- | --- | --- | --- |\n");
         row(md, "before", r.offsetBefore());
         row(md, "batch next", r.nextOffset());

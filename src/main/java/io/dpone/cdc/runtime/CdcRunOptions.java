@@ -22,7 +22,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
                             String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
                             String sinkConnectionId, String credentialsSource, String captureInstance,
-                            Integer maxEvents, ValuePolicies valuePolicies) {
+                            Integer maxEvents, ValuePolicies valuePolicies, List<Table> tables) {
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
@@ -34,6 +34,57 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         mode = mode == null ? CdcMode.local : mode;
         uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
         valuePolicies = valuePolicies == null ? ValuePolicies.NONE : valuePolicies;
+        tables = tables == null ? List.of() : List.copyOf(tables);
+    }
+
+    /** The most tables one stream names. */
+    public static final int MAX_TABLES = 256;
+
+    /**
+     * One table of a multi-table stream ({@code --table SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]}, a serve stream's
+     * {@code tables[]}): its source table, its own CDC log and its unique keys. Its capture instance is SQL Server's
+     * default {@code <schema>_<table>}.
+     */
+    public record Table(String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys) {
+        public Table {
+            uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
+        }
+
+        /**
+         * Parses {@code SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]} ({@code dbo.orders=analytics.orders_cdc:order_id});
+         * the parts are checked by {@link CdcRunOptions#validate()}.
+         *
+         * @throws IllegalArgumentException when the text does not have that shape
+         */
+        public static Table parse(String spec) {
+            java.util.regex.Matcher m = Pattern.compile("([^.=:]+)\\.([^.=:]+)=([^=:]+):([^=:]+)").matcher(spec);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("--table must be SCHEMA.TABLE=DB.TABLE:KEY[,KEY...], e.g. "
+                    + "dbo.orders=analytics.orders_cdc:order_id");
+            }
+            return new Table(m.group(1), m.group(2), m.group(3), List.of(m.group(4).split(",", -1)));
+        }
+
+        StreamIdentity identity(String pipelineName, String backend) {
+            return new StreamIdentity(pipelineName, backend, sourceSchema, sourceTable, targetDataset, uniqueKeys);
+        }
+    }
+
+    /** True when the stream names several tables ({@code --table}). */
+    public boolean multiTable() {
+        return !tables.isEmpty();
+    }
+
+    /** The CDC logs the stream writes: {@code --target-dataset}, or each table's. */
+    public List<String> targetDatasets() {
+        return multiTable() ? tables.stream().map(Table::targetDataset).toList()
+            : java.util.Collections.singletonList(targetDataset);
+    }
+
+    /** The database of the offset table: the target dataset's (the first table's, for a multi-table stream). */
+    public String targetDatabase() {
+        String dataset = multiTable() ? tables.get(0).targetDataset() : targetDataset;
+        return dataset.substring(0, dataset.indexOf('.'));
     }
 
     /** Options of a tick in {@code mode}; every other value unset until named. */
@@ -48,7 +99,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             .eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
             .sourceConnectionId(sourceConnectionId).sinkConnectionId(sinkConnectionId)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(valuePolicies);
+            .valuePolicies(valuePolicies).tables(tables);
     }
 
     /**
@@ -74,6 +125,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         private String captureInstance;
         private Integer maxEvents;
         private ValuePolicies valuePolicies = ValuePolicies.NONE;
+        private List<Table> tables = List.of();
 
         private Builder() {
         }
@@ -177,10 +229,16 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             return this;
         }
 
+        /** {@code --table} (repeatable): the tables of a multi-table stream, in the stream's order. */
+        public Builder tables(List<Table> v) {
+            tables = v;
+            return this;
+        }
+
         public CdcRunOptions build() {
             return new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable,
                 targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
-                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies);
+                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables);
         }
     }
 
@@ -190,6 +248,10 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     }
 
     public StreamIdentity stream() {
+        if (multiTable()) {
+            return StreamIdentity.multi(pipelineName, backend,
+                tables.stream().map(t -> t.identity(pipelineName, backend)).toList());
+        }
         return new StreamIdentity(pipelineName, backend, sourceSchema, sourceTable, targetDataset, uniqueKeys);
     }
 
@@ -200,23 +262,13 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         identifier(out, "--sink", sink);
         identifier(out, "--backend", backend);
         name(out, "--pipeline-name", pipelineName);
-        identifier(out, "--source-schema", sourceSchema);
-        identifier(out, "--source-table", sourceTable);
-        String[] dataset = targetDataset == null ? new String[0] : targetDataset.split("\\.", -1);
-        if (dataset.length != 2 || !IDENTIFIER.matcher(dataset[0]).matches()
-            || !IDENTIFIER.matcher(dataset[1]).matches()) {
-            out.add(invalid("--target-dataset", "--target-dataset must be db.table, each part matching "
-                + IDENTIFIER.pattern()));
-        }
-        if (uniqueKeys.isEmpty()) {
-            out.add(invalid("--unique-key", "at least one --unique-key is required"));
-        }
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < uniqueKeys.size(); i++) {
-            identifier(out, "--unique-key[" + i + "]", uniqueKeys.get(i));
-            if (!seen.add(uniqueKeys.get(i))) {
-                out.add(invalid("--unique-key[" + i + "]", "--unique-key " + uniqueKeys.get(i) + " is repeated"));
-            }
+        if (multiTable()) {
+            validateTables(out);
+        } else {
+            identifier(out, "--source-schema", sourceSchema);
+            identifier(out, "--source-table", sourceTable);
+            dataset(out, "--target-dataset", targetDataset);
+            keys(out, "--unique-key", uniqueKeys);
         }
         if (credentialsSource != null && !credentialsSource.equals("env") && !credentialsSource.equals("file")) {
             out.add(invalid("--credentials-source", "--credentials-source must be env or file"));
@@ -250,6 +302,84 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             out.add(invalid("--max-events", "--max-events must be 1.." + MAX_EVENTS_LIMIT));
         }
         return out;
+    }
+
+    private static void dataset(List<Blocker> out, String option, String value) {
+        String[] dataset = value == null ? new String[0] : value.split("\\.", -1);
+        if (dataset.length != 2 || !IDENTIFIER.matcher(dataset[0]).matches()
+            || !IDENTIFIER.matcher(dataset[1]).matches()) {
+            out.add(invalid(option, option + " must be db.table, each part matching " + IDENTIFIER.pattern()));
+        }
+    }
+
+    private static void keys(List<Blocker> out, String option, List<String> keys) {
+        if (keys.isEmpty()) {
+            out.add(invalid(option, "at least one unique key is required (" + option + ")"));
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            identifier(out, option + "[" + i + "]", keys.get(i));
+            if (!seen.add(keys.get(i))) {
+                out.add(invalid(option + "[" + i + "]", "unique key " + keys.get(i) + " is repeated"));
+            }
+        }
+    }
+
+    /**
+     * A multi-table stream: {@code --table} names every table (the single-table options stay unset), live
+     * {@code mssql_cdc} only, each source table and each CDC log once, every log in one database (the offset table's),
+     * value policies by default only (a column policy would name a column of one table).
+     */
+    private void validateTables(List<Blocker> out) {
+        String[][] single = {{"--source-schema", sourceSchema}, {"--source-table", sourceTable},
+                             {"--target-dataset", targetDataset}, {"--capture-instance", captureInstance}};
+        for (String[] o : single) {
+            if (o[1] != null) {
+                out.add(invalid(o[0], o[0] + " is for a single-table stream; --table names every table of a "
+                    + "multi-table stream"));
+            }
+        }
+        if (!uniqueKeys.isEmpty()) {
+            out.add(invalid("--unique-key", "--unique-key is for a single-table stream; each --table names its "
+                + "own keys (SCHEMA.TABLE=DB.TABLE:KEY[,KEY...])"));
+        }
+        if (mode != CdcMode.live || !"mssql_cdc".equals(backend)) {
+            out.add(invalid("--table", "a multi-table stream reads SQL Server CDC live (--mode live --backend "
+                + "mssql_cdc); other modes and backends read one table per stream"));
+        }
+        if (!valuePolicies.columns().isEmpty()) {
+            out.add(invalid("--value-policy", "a multi-table stream takes --value-policy-default only; a column "
+                + "policy would name a column of one of its tables"));
+        }
+        if (tables.size() > MAX_TABLES) {
+            out.add(invalid("--table", "a stream names at most " + MAX_TABLES + " tables"));
+        }
+        Set<String> sources = new HashSet<>();
+        Set<String> targets = new HashSet<>();
+        Set<String> databases = new java.util.TreeSet<>();
+        for (int i = 0; i < tables.size(); i++) {
+            Table t = tables.get(i);
+            String at = "--table[" + i + "]";
+            identifier(out, at + ".source_schema", t.sourceSchema());
+            identifier(out, at + ".source_table", t.sourceTable());
+            dataset(out, at + ".target_dataset", t.targetDataset());
+            keys(out, at + ".unique_keys", t.uniqueKeys());
+            if (t.sourceSchema() != null && t.sourceTable() != null
+                && !sources.add(t.sourceSchema() + "." + t.sourceTable())) {
+                out.add(invalid(at, "source table " + t.sourceSchema() + "." + t.sourceTable() + " is named twice"));
+            }
+            if (t.targetDataset() != null && !targets.add(t.targetDataset())) {
+                out.add(invalid(at, "target dataset " + t.targetDataset() + " is named twice: each table has its "
+                    + "own CDC log"));
+            }
+            if (t.targetDataset() != null && t.targetDataset().contains(".")) {
+                databases.add(t.targetDataset().substring(0, t.targetDataset().indexOf('.')));
+            }
+        }
+        if (databases.size() > 1) {
+            out.add(invalid("--table", "every table's CDC log lives in one database (the stream's offset table "
+                + "<db>.dpone_cdc_offsets is there); found " + databases));
+        }
     }
 
     /** Policy column names are identifiers; {@code as_text} names a column, never the default. */

@@ -27,7 +27,10 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
                                   List<Blocker> blockers, Metrics metrics, Instant startedAt, Instant finishedAt,
                                   Map<String, String> artifacts,
                                   @com.fasterxml.jackson.annotation.JsonIgnore
-                                  List<io.dpone.source.SourceColumn> columns) {
+                                  List<io.dpone.source.SourceColumn> columns,
+                                  @com.fasterxml.jackson.annotation.JsonInclude(
+                                      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                                  List<TableFigures> tables) {
     public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
 
     /**
@@ -36,6 +39,25 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
      */
     public CdcRuntimeRunReport {
         columns = columns == null ? List.of() : List.copyOf(columns);
+        tables = tables == null ? List.of() : List.copyOf(tables);
+    }
+
+    /**
+     * One table of a multi-table stream in this tick ({@code tables[]}; absent for a single-table stream).
+     *
+     * @param sourceTable        {@code schema.table}
+     * @param targetDataset      its CDC log
+     * @param counts             its changes: read (in the batch), to apply, applied, already in its log (duplicates
+     *                           and replays are the stream's, counted there)
+     * @param millisBehindSource 0 when the table has no change left beyond the tick's bound, else the stream's lag;
+     *                           -1 when unknown (a blocked tick)
+     * @param blockers           the tick's blockers raised by this table's reader or log
+     */
+    public record TableFigures(String sourceTable, String targetDataset, Counts counts, long millisBehindSource,
+                               List<Blocker> blockers) {
+        public TableFigures {
+            blockers = List.copyOf(blockers);
+        }
     }
 
     /**

@@ -25,9 +25,18 @@ import java.util.Optional;
  * adapter interfaces, so the route has no backend-specific branch.
  */
 public final class CdcTick {
-    /** Adapters of one tick; local mode and live mode differ only here. */
+    /**
+     * Adapters of one tick; local mode and live mode differ only here. {@code lanes} is set for a multi-table
+     * stream (its reader and applier are then the lanes' {@link TableLanes#reader()} and {@link TableLanes#applier()},
+     * and the report gives each table's figures), null for a single-table stream.
+     */
     public record Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
-                           CdcOffsetStore offsets, CdcTickFence fence) {
+                           CdcOffsetStore offsets, CdcTickFence fence, TableLanes lanes) {
+        public Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
+                        CdcOffsetStore offsets, CdcTickFence fence) {
+            this(reader, idempotency, applier, offsets, fence, null);
+        }
+
         /** Adapters without local state to fence (the offset store's compare-and-set is the fence). */
         public Adapters(CdcSourceReader reader, CdcIdempotencyService idempotency, CdcSinkApplier applier,
                         CdcOffsetStore offsets) {
@@ -35,7 +44,7 @@ public final class CdcTick {
         }
 
         public Adapters withFence(CdcTickFence f) {
-            return new Adapters(reader, idempotency, applier, offsets, f);
+            return new Adapters(reader, idempotency, applier, offsets, f, lanes);
         }
     }
 

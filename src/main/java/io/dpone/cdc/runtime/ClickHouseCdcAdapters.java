@@ -28,4 +28,25 @@ public final class ClickHouseCdcAdapters {
         String database = stream.targetDataset().substring(0, stream.targetDataset().indexOf('.'));
         return new CdcTick.Adapters(reader, identity, applier, new ClickHouseOffsetStore(ch, database, OFFSETS_TABLE));
     }
+
+    /**
+     * A multi-table stream: one reader per table ({@code readers}, in the stream's table order), each table's own
+     * CDC log, and one checkpoint row in {@code <db>.dpone_cdc_offsets} of the tables' database.
+     */
+    public static CdcTick.Adapters adapters(java.util.List<CdcSourceReader> readers, ClickHouseEndpoint ch,
+                                            StreamIdentity stream, Path spoolDir) {
+        EventIdentityIdempotency identity = new EventIdentityIdempotency();
+        java.util.List<TableLanes.Lane> lanes = new java.util.ArrayList<>();
+        for (int i = 0; i < readers.size(); i++) {
+            StreamIdentity table = stream.tables().get(i);
+            // a spool file is named by its log and batch id: the lanes share the directory
+            lanes.add(new TableLanes.Lane(table, readers.get(i), ClickHouseCdcSinkApplier.forStream(ch, table,
+                identity, spoolDir)));
+        }
+        TableLanes tables = new TableLanes(stream, lanes);
+        String dataset = stream.tables().get(0).targetDataset();
+        return new CdcTick.Adapters(tables.reader(), identity, tables.applier(),
+            new ClickHouseOffsetStore(ch, dataset.substring(0, dataset.indexOf('.')), OFFSETS_TABLE),
+            io.dpone.cdc.CdcTickFence.NONE, tables);
+    }
 }

@@ -89,10 +89,18 @@ public final class LiveCdcRuntime {
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
         }
-        CdcTick.Adapters adapters = ClickHouseCdcAdapters.adapters(
-            LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance(),
-                options.valuePolicies()), ch,
-            options.stream(), spoolDir);
+        CdcTick.Adapters adapters;
+        if (options.multiTable()) {
+            // one reader per table, each on its default capture instance, all on the one source connection
+            java.util.List<io.dpone.cdc.CdcSourceReader> readers = options.stream().tables().stream()
+                .map(t -> LiveReaders.reader(options.backend(), source, t, null, options.valuePolicies())).toList();
+            adapters = ClickHouseCdcAdapters.adapters(readers, ch, options.stream(), spoolDir);
+        } else {
+            adapters = ClickHouseCdcAdapters.adapters(
+                LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance(),
+                    options.valuePolicies()), ch,
+                options.stream(), spoolDir);
+        }
         if (options.outputDir() != null) {
             adapters = adapters.withFence(FileTickFence.of(null, options.outputDir().resolve("sink")));
         }
