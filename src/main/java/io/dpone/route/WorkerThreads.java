@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.camel.CamelContext;
 
 /**
@@ -48,7 +49,11 @@ public final class WorkerThreads {
     /** Runs {@code task} on a pool thread that carries {@code name} while the task runs (thread dumps show it). */
     Worker start(String name, Runnable task) {
         CountDownLatch done = new CountDownLatch(1);
+        AtomicBoolean claimed = new AtomicBoolean();
         Future<?> future = pool.submit(() -> {
+            if (!claimed.compareAndSet(false, true)) {
+                return; // stopped before it began: stop() counted it done
+            }
             Thread t = Thread.currentThread();
             String pooled = t.getName();
             t.setName(name);
@@ -60,17 +65,24 @@ public final class WorkerThreads {
                 done.countDown();
             }
         });
-        return new Worker(future, done);
+        return new Worker(future, done, claimed);
     }
 
-    /** One running task: interrupted by {@link #stop(Worker...)}, which waits for it to finish. */
-    record Worker(Future<?> future, CountDownLatch done) {
+    /**
+     * One running task: interrupted by {@link #stop(Worker...)}, which waits for it to finish. {@code claimed} is
+     * taken by whichever comes first, the task beginning or a stop: a task stopped before a pool thread took it up
+     * never runs, and counts as done at once (a cancelled task that never ran would never open {@code done}).
+     */
+    record Worker(Future<?> future, CountDownLatch done, AtomicBoolean claimed) {
     }
 
     /** Interrupts all of {@code workers} first, then waits for them within one shared bound. */
     static void stop(Worker... workers) {
         for (Worker w : workers) {
             if (w != null) {
+                if (w.claimed.compareAndSet(false, true)) {
+                    w.done.countDown();
+                }
                 w.future.cancel(true);
             }
         }

@@ -15,6 +15,7 @@ import io.dpone.error.Blocker;
 import io.dpone.report.ReportWriter;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
+import io.dpone.testing.Await;
 import io.dpone.testing.TestEngines;
 import io.dpone.testing.twin.TwinProcess;
 import java.net.ServerSocket;
@@ -215,18 +216,12 @@ class TwinClusterPublicationTest {
 
     /** Waits (bounded) until every host recorded the newest exchange in the queue finished. */
     private static void awaitFinished(String db) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        String finished = "SELECT countIf(status = 'Finished') FROM system.distributed_ddl_queue WHERE entry = ("
+            + "SELECT max(entry) FROM system.distributed_ddl_queue WHERE query LIKE "
+            + ClickHouseSql.literal("EXCHANGE TABLES `" + db + "`%") + ")";
         try (ClickHouseEndpoint ch = a.endpoint()) {
-            while (true) {
-                List<List<String>> rows = ch.query("SELECT countIf(status = 'Finished') FROM"
-                    + " system.distributed_ddl_queue WHERE entry = (SELECT max(entry) FROM system.distributed_ddl_queue"
-                    + " WHERE query LIKE " + ClickHouseSql.literal("EXCHANGE TABLES `" + db + "`%") + ")");
-                if (rows.equals(List.of(List.of("2")))) {
-                    return;
-                }
-                assertTrue(System.nanoTime() < deadline, "b did not run the queued exchange: " + rows);
-                Thread.sleep(100); // polling the queue, as the protocol does
-            }
+            Await.until(Duration.ofSeconds(60), "b to run the queued exchange (both hosts finished)",
+                () -> ch.query(finished).equals(List.of(List.of("2"))));
         }
     }
 

@@ -95,7 +95,11 @@ class GrowingFileUploadTest {
         Path file = Files.write(dir.resolve("chunk-000000.parquet"), new byte[10]);
         Recording recording = new Recording();
         GrowingFileUpload upload = GrowingFileUpload.start(recording, file, PART, WorkerThreads.standalone());
+        long start = System.nanoTime();
         upload.abort();
+        // the upload thread may not have begun yet: a stop then must not wait out its whole bound for it
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMillis < WorkerThreads.STOP_MILLIS, "abort took " + tookMillis + " ms");
         assertThrows(IllegalStateException.class, upload::await);
         assertTrue(recording.aborted);
         assertFalse(recording.completed);

@@ -6,7 +6,6 @@ import io.dpone.clickhouse.TableAdmin;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
-import io.dpone.report.ReportWriter;
 import io.dpone.source.SourceColumn;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,10 +26,11 @@ import java.util.stream.Collectors;
  * materializer (its table comment) is never replaced.
  */
 public final class CdcMaterializer {
-    public static final String SCHEMA = "dpone.cdc_materialization.v1";
+    /** The report's schema and files: {@link CdcMaterializationReport}, which renders them. */
+    public static final String SCHEMA = CdcMaterializationReport.SCHEMA;
     public static final String TARGET_MARKER = "dpone.cdc_materialized.v1";
-    public static final String JSON_FILE = "cdc_materialization.json";
-    public static final String MD_FILE = "cdc_materialization.md";
+    public static final String JSON_FILE = CdcMaterializationReport.JSON_FILE;
+    public static final String MD_FILE = CdcMaterializationReport.MD_FILE;
     public static final String STAGE_SUFFIX = "__dpone_cdc_stage";
 
     /** The CDC log table does not exist. */
@@ -117,7 +117,7 @@ public final class CdcMaterializer {
     /**
      * Materializes and returns the report (schema {@link #SCHEMA}); typed problems become blockers in the report
      * ({@code passed = false}) and nothing is published. With {@code outputDir} non-null the report is written as
-     * {@link #JSON_FILE} and {@link #MD_FILE} through the redaction layer.
+     * {@link #JSON_FILE} and {@link #MD_FILE} through the redaction layer ({@link CdcMaterializationReport}).
      */
     public Map<String, Object> materialize(Options o, Path outputDir) {
         Instant started = Instant.now();
@@ -140,8 +140,7 @@ public final class CdcMaterializer {
         report.put("finished_at", Instant.now().toString());
         report.put("artifacts", List.of(JSON_FILE, MD_FILE));
         if (outputDir != null) {
-            ReportWriter.writeJson(outputDir.resolve(JSON_FILE), report);
-            ReportWriter.writeMarkdown(outputDir.resolve(MD_FILE), markdown(report));
+            CdcMaterializationReport.write(outputDir, report);
         }
         return report;
     }
@@ -377,31 +376,6 @@ public final class CdcMaterializer {
 
     private static DponeException fail(String code, String subject, String message) {
         return new DponeException(new Blocker(code, subject, message, Map.of()));
-    }
-
-    static String markdown(Map<String, Object> r) {
-        StringBuilder md = new StringBuilder("# CDC materialization\n\n");
-        md.append("- passed: ").append(r.get("passed")).append('\n');
-        md.append("- cdc dataset: `").append(r.get("cdc_dataset")).append("`\n");
-        md.append("- target dataset: `").append(r.get("target_dataset")).append("`\n");
-        md.append("- unique keys: ").append(r.get("unique_keys")).append('\n');
-        md.append("- delete mode: ").append(r.get("delete_mode")).append('\n');
-        for (String k : List.of("mode", "rows_in", "keys_in", "keys_out", "deletes_applied", "version_range",
-            "batches", "applied_version", "reseed", "serving_view", "parts", "compaction", "publish")) {
-            if (r.containsKey(k)) {
-                md.append("- ").append(k.replace('_', ' ')).append(": ").append(r.get(k)).append('\n');
-            }
-        }
-        Object blockers = r.get("blockers");
-        if (blockers instanceof List<?> list && !list.isEmpty()) {
-            md.append("\n## Blockers\n\n| code | subject | message |\n| --- | --- | --- |\n");
-            for (Object b : list) {
-                Blocker x = (Blocker) b;
-                md.append("| ").append(x.code()).append(" | ").append(x.subject()).append(" | ")
-                    .append(x.message().replace("|", "\\|")).append(" |\n");
-            }
-        }
-        return md.toString();
     }
 
     private static Map<String, String> carried() {
