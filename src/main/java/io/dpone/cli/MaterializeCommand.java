@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "cdc-materialize-clickhouse", sortOptions = false, mixinStandardHelpOptions = true,
     description = "Rebuild the latest row per key of a ClickHouse CDC log into a serving table, published atomically "
         + "(--mode rebuild), or apply only the new log rows to a versioned table served by a view (--mode incremental).")
-public final class MaterializeCommand implements Callable<Integer> {
+public final class MaterializeCommand extends ReportCommand {
     @Option(names = "--cdc-dataset", required = true, description = "the append-only CDC log, db.table")
     String cdcDataset;
     @Option(names = "--target-dataset", required = true, description = "the serving table, db.table")
@@ -65,12 +64,6 @@ public final class MaterializeCommand implements Callable<Integer> {
     @Option(names = "--output-dir", description = "where cdc_materialization.json/.md go "
         + "(default: $DPONE_HOME/reports/cdc-materialize-clickhouse/TARGET_DATASET)")
     Path outputDir;
-    @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
-    Format format;
-
-    private final Supplier<ConnectionContext> context;
-    private final PrintStream out;
-    private final PrintStream err;
 
     public MaterializeCommand() {
         this(ConnectionContext::fromEnvironment, System.out, System.err);
@@ -78,9 +71,7 @@ public final class MaterializeCommand implements Callable<Integer> {
 
     /** For embedding and tests: the connection context and the streams to print to. */
     public MaterializeCommand(Supplier<ConnectionContext> context, PrintStream out, PrintStream err) {
-        this.context = context;
-        this.out = out;
-        this.err = err;
+        super(context, out, err);
     }
 
     @Override
@@ -104,11 +95,7 @@ public final class MaterializeCommand implements Callable<Integer> {
             report.put("target_dataset", targetDataset);
             report.put("blockers", e.blockers());
         }
-        boolean passed = Boolean.TRUE.equals(report.get("passed"));
-        PrintStream target = passed ? out : err;
-        target.print(format == Format.json ? ReportWriter.json(report) : Redactor.global().redact(text(report)));
-        target.flush();
-        return passed ? DponeCli.OK : DponeCli.BLOCKED;
+        return answer(report, MaterializeCommand::text);
     }
 
     /** An ISO-8601 duration ({@code P7D}, {@code PT12H}) or {@code none}. */

@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,7 +32,7 @@ import picocli.CommandLine.Option;
 @Command(name = "cdc-verify", sortOptions = false, mixinStandardHelpOptions = true,
     description = "Prove that a CDC serving dataset equals its source table: per key-hash bucket, row count, key hash "
         + "and the full refresh's typed hash of every value; --repair re-snapshots only the buckets that differ.")
-public final class VerifyCommand implements Callable<Integer> {
+public final class VerifyCommand extends ReportCommand {
     @Option(names = "--pipeline-name", required = true, description = "the stream's pipeline name")
     String pipelineName;
     @Option(names = "--backend", required = true, description = "mssql_cdc or mssql_change_tracking")
@@ -78,12 +77,6 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--output-dir", description = "where cdc_verify.json/.md go "
         + "(default: $DPONE_HOME/reports/cdc-verify/TARGET_DATASET)")
     Path outputDir;
-    @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
-    Format format;
-
-    private final Supplier<ConnectionContext> context;
-    private final PrintStream out;
-    private final PrintStream err;
 
     public VerifyCommand() {
         this(ConnectionContext::fromEnvironment, System.out, System.err);
@@ -91,9 +84,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** For embedding and tests: the connection context and the streams to print to. */
     public VerifyCommand(Supplier<ConnectionContext> context, PrintStream out, PrintStream err) {
-        this.context = context;
-        this.out = out;
-        this.err = err;
+        super(context, out, err);
     }
 
     @Override
@@ -129,11 +120,7 @@ public final class VerifyCommand implements Callable<Integer> {
             report.put("serving_dataset", targetDataset);
             report.put("blockers", e.blockers());
         }
-        boolean passed = Boolean.TRUE.equals(report.get("passed"));
-        PrintStream target = passed ? out : err;
-        target.print(format == Format.json ? ReportWriter.json(report) : Redactor.global().redact(text(report)));
-        target.flush();
-        return passed ? DponeCli.OK : DponeCli.BLOCKED;
+        return answer(report, VerifyCommand::text);
     }
 
     @SuppressWarnings("unchecked")
