@@ -72,8 +72,11 @@ final class CdcLogTypes {
             if (now == null) {
                 if (key) {
                     changes.add(changed(stream, name, "is a unique key and was dropped at the source", recorded, null));
-                } else if (!recorded.nullable()) {
-                    alter.add(nullable(recorded)); // kept, and NULL in the rows written from now on
+                } else {
+                    if (!recorded.nullable()) {
+                        alter.add(nullable(recorded)); // kept, and NULL in the rows written from now on
+                    }
+                    types.put(name, nullable(recorded));
                 }
             } else if (now.type().equals(recorded.type())) {
                 if (now.nullable() != recorded.nullable()) {
