@@ -80,13 +80,13 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         if (!current.equals(expected)) {
             throw ConflictingCommit.of(stream, subject(), current, expected);
         }
-        if (state != TableState.CURRENT) {
-            ensureTable();
-        }
         long seen = previous.map(r -> r.version).orElse(0L);
         if (seen == Long.MAX_VALUE) {
             // no version above it: the insert would sort below the stored row and be a silent no-op left behind
             throw invalid(stream, "saved_version", "is at its maximum; no later checkpoint can be saved over it");
+        }
+        if (state != TableState.CURRENT) {
+            ensureTable();
         }
         long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
         ch.execute(ClickHouseSql.insertRow(ClickHouseSql.table(database, table), List.of("checkpoint_key", "schema",
