@@ -160,6 +160,31 @@ final class Cdc {
         TwinCatalog.VERSION.incrementAndGet();
     }
 
+    /**
+     * After an {@code ALTER TABLE} of a captured table: H2 rebuilds the table and the capture trigger it re-created
+     * with it captured nothing more (it was initialised during the rebuild). Re-creating the trigger on the table
+     * keeps capturing, as SQL Server's capture job keeps capturing a table after DDL (its instances keep their
+     * columns; a column added later is only in a capture instance created after it).
+     */
+    static void rebindTrigger(Connection c, Names.Table t) throws SQLException {
+        Names.Table source = canonical(c, t.schema(), t.name());
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM twin_catalog.cdc_instances WHERE "
+            + "source_schema = ? AND source_table = ?")) {
+            st.setString(1, source.schema());
+            st.setString(2, source.name());
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+            }
+        }
+        String trigger = Names.quote(source.schema()) + "." + Names.quote("twin_cdc_" + source.name());
+        Commands.ddl(c, "DROP TRIGGER IF EXISTS " + trigger);
+        Commands.ddl(c, "CREATE TRIGGER " + trigger + " AFTER INSERT, UPDATE, DELETE ON " + source.h2()
+            + " FOR EACH ROW CALL \"" + CdcTrigger.class.getName() + "\"");
+        TwinCatalog.VERSION.incrementAndGet();
+    }
+
     /** The table's schema and name as H2 holds them (OBJECT_ID matched them case-insensitively). */
     static Names.Table canonical(Connection c, String schema, String name) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES "
