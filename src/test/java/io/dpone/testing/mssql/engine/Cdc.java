@@ -23,7 +23,8 @@ import java.util.Map;
  * change table and a computed column is there with its type and always NULL; a {@code sql_variant} column's base
  * type travels in an invisible companion of the change table, so SQL_VARIANT_PROPERTY works there too. The
  * cleanup job, {@code @captured_column_list}, net-change functions
- * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL on a captured table are not modelled.
+ * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL events ({@code cdc.ddl_history}) are not modelled; a captured table
+ * keeps capturing after {@code ALTER TABLE ... ADD / DROP COLUMN}, each instance with its own columns.
  */
 final class Cdc {
     private Cdc() {
