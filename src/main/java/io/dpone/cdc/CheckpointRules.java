@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * What a stored checkpoint must hold beyond its stream's fields, the same for every offset store: the offset's
  * backend is the stream's backend, the token has the shape of that backend's positions ({@code mssql_cdc}: a
  * {@code 0x}-hex LSN; {@code mssql_change_tracking}: a decimal version; any other backend, such as a local events
- * export, either shape) and a resume point, when present, is a JSON object. A problem is named by its field
- * ({@code offset.backend}, {@code offset.token}, {@code offset.resume}), never by its value.
+ * export, either shape), a resume point, when present, is a JSON object, and a capture instance, when present, is
+ * an identifier on an {@code mssql_cdc} offset. A problem is named by its field ({@code offset.backend},
+ * {@code offset.token}, {@code offset.resume}, {@code offset.capture_instance}), never by its value.
  */
 public final class CheckpointRules {
     /** The SQL Server CDC backend: positions are LSNs written as {@code 0x} hex. */
@@ -46,6 +47,11 @@ public final class CheckpointRules {
         }
         if (offset.resume() != null && !isJsonObject(offset.resume())) {
             return Optional.of(new Problem("offset.resume", "is not a JSON object"));
+        }
+        if (offset.captureInstance() != null && (!MSSQL_CDC.equals(offset.backend())
+            || !io.dpone.manifest.Identifier.PATTERN.matcher(offset.captureInstance()).matches())) {
+            return Optional.of(new Problem("offset.capture_instance", "is not an identifier of an " + MSSQL_CDC
+                + " capture instance"));
         }
         return Optional.empty();
     }

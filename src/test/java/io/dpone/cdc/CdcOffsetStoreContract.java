@@ -58,6 +58,16 @@ abstract class CdcOffsetStoreContract {
     }
 
     @Test
+    void theCaptureInstanceRoundTripsAndAnOffsetWithoutOneReadsAsTheConfiguredInstance() {
+        CdcOffsetStore s = store();
+        commitNext(s, STREAM, new CdcOffset("mssql_cdc", "0x2a000001f80002", true));
+        assertEquals(null, s.load(STREAM).orElseThrow().captureInstance());
+        CdcOffset handedOver = new CdcOffset("mssql_cdc", "0x2a000001f80003", true, null, "dbo_orders_v2");
+        commitNext(s, STREAM, handedOver);
+        assertEquals(Optional.of(handedOver), s.load(STREAM));
+    }
+
+    @Test
     void anotherStreamsCheckpointIsRefused() {
         CdcOffsetStore s = store();
         commitNext(s, STREAM, new CdcOffset("mssql_cdc", "0x14", true));

@@ -51,6 +51,8 @@ class FileOffsetStoreTest extends CdcOffsetStoreContract {
         "offset | resume | \"{not json 4242\" | offset.resume",
         "offset | resume | \"[4242]\" | offset.resume",
         "offset | snapshot_complete | \"true\" | offset.snapshot_complete",
+        "offset | capture_instance | 4242 | offset.capture_instance",
+        "offset | capture_instance | \"dbo.orders;4242\" | offset.capture_instance",
     })
     void aCheckpointThatBreaksTheStreamsRulesIsRefusedByFieldAndNeverOverwritten(String object, String key,
                                                                                  String value, String field)

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
  * The DDL of one CDC log table {@code db.table}: its {@code CREATE} (MergeTree, ORDER BY
  * {@code (dpone_cdc_unique_key_hash, dpone_cdc_version)}, {@code non_replicated_deduplication_window}, the comment
  * that binds it to one stream), the {@code ADD COLUMN} of payload columns first seen later, the metadata columns
- * ({@link #COLUMNS}), and the lookup of the table's comment and columns.
+ * ({@link #COLUMNS}), the {@code MODIFY COLUMN} of a widened or newly nullable one, and the lookup of the table's
+ * comment and columns.
  */
 final class CdcLogTable {
     static final String SCHEMA = "dpone.cdc_log.v1";
@@ -147,6 +148,24 @@ final class CdcLogTable {
                 .map(c -> "ADD COLUMN IF NOT EXISTS " + columnDdl(c, types.get(c), uniqueKeys))
                 .collect(Collectors.joining(", ")));
         }
+    }
+
+    /**
+     * Alters recorded payload columns in one {@code ALTER TABLE}: each to its new type ({@code Nullable}, as every log
+     * column) and its new column comment (source type, nullability, key ordinal); none: no statement.
+     */
+    void alterColumns(List<SourceColumn> columns, List<String> uniqueKeys) {
+        if (columns.isEmpty()) {
+            return;
+        }
+        List<String> clauses = new java.util.ArrayList<>();
+        for (SourceColumn c : columns) {
+            String ddl = columnDdl(c.name(), c, uniqueKeys);
+            int comment = ddl.indexOf(" COMMENT ");
+            clauses.add("MODIFY COLUMN " + ddl.substring(0, comment));
+            clauses.add("COMMENT COLUMN " + ClickHouseSql.id(c.name()) + ddl.substring(comment + " COMMENT".length()));
+        }
+        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + String.join(", ", clauses));
     }
 
     /** The table comment that binds the log to one stream. */

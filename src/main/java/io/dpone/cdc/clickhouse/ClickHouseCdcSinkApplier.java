@@ -114,7 +114,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 + String.join("; ", problems), Map.of("problems", problems));
         }
         Optional<CdcLogTable.Shape> log = logTable.read();
-        Map<String, SourceColumn> types = CdcLogTypes.resolve(stream, log, batch.columns());
+        CdcLogTypes.Resolution resolution = CdcLogTypes.evolve(stream, log, batch.columns());
+        Map<String, SourceColumn> types = resolution.types();
         if (log.isEmpty()) {
             if (batch.events().isEmpty()) {
                 return receipt(batch, true, true, 0, 0, false, "empty batch; nothing to write",
@@ -138,6 +139,8 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
             .filter(en -> !held.contains(en.getKey())).toList();
         int present = batch.events().size() - fresh.size();
         if (!fresh.isEmpty()) {
+            // a widened column, or one the source dropped (written NULL from now on), before the rows that need it
+            logTable.alterColumns(resolution.alter(), stream.uniqueKeys());
             insert(stream, batch, fresh, log.get().columns(), types);
         }
         return receipt(batch, true, true, fresh.size(), present, batchKnown, fresh.size()

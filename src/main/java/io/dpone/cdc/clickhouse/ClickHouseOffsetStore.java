@@ -80,24 +80,25 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         if (!current.equals(expected)) {
             throw ConflictingCommit.of(stream, subject(), current, expected);
         }
-        if (state != TableState.CURRENT) {
-            ensureTable();
-        }
         long seen = previous.map(r -> r.version).orElse(0L);
         if (seen == Long.MAX_VALUE) {
             // no version above it: the insert would sort below the stored row and be a silent no-op left behind
             throw invalid(stream, "saved_version", "is at its maximum; no later checkpoint can be saved over it");
         }
+        if (state != TableState.CURRENT) {
+            ensureTable();
+        }
         long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
         ch.execute(ClickHouseSql.insertRow(ClickHouseSql.table(database, table), List.of("checkpoint_key", "schema",
             "stream_id", "stream_json", "backend", "token", "snapshot_complete", "saved_at", "saved_version", "resume",
-            "writer"), "async_insert = 0", List.of(ClickHouseSql.literal(stream.pipelineName()),
+            "writer", "capture_instance"), "async_insert = 0", List.of(ClickHouseSql.literal(stream.pipelineName()),
                 ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
                 ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
                 ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
                 ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version),
                 ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume()),
-                ClickHouseSql.literal(writer))));
+                ClickHouseSql.literal(writer),
+                ClickHouseSql.literal(offset.captureInstance() == null ? "" : offset.captureInstance()))));
         List<List<String>> above = ch.query("SELECT writer FROM " + ClickHouseSql.table(database, table)
             + " WHERE checkpoint_key = " + ClickHouseSql.literal(stream.pipelineName()) + " AND saved_version > "
             + seen + " ORDER BY saved_version");
@@ -109,7 +110,8 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
 
     /** The row's offset; {@code cdc_runtime.checkpoint_invalid}, naming the field, when it breaks the rules. */
     private CdcOffset offsetOf(StreamIdentity stream, Row r) {
-        CdcOffset offset = new CdcOffset(r.backend, r.token, r.snapshotComplete, r.resume.isEmpty() ? null : r.resume);
+        CdcOffset offset = new CdcOffset(r.backend, r.token, r.snapshotComplete, r.resume.isEmpty() ? null : r.resume,
+            r.captureInstance.isEmpty() ? null : r.captureInstance);
         CheckpointRules.check(stream, offset).ifPresent(p -> {
             throw invalid(stream, p.field(), p.rule());
         });
@@ -127,7 +129,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " (checkpoint_key String, "
             + "schema String, stream_id String, stream_json String, backend String, token String, "
             + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64, resume String DEFAULT '', "
-            + "writer String DEFAULT '') "
+            + "writer String DEFAULT '', capture_instance String DEFAULT '') "
             + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
         // tables created before the resume column existed get it (empty = no resume point)
         ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
@@ -135,18 +137,21 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         // and the writer column (the committing tick's run id, read back by the compare-and-set)
         ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
             + " ADD COLUMN IF NOT EXISTS writer String DEFAULT ''");
+        // and the capture instance (empty: the stream's configured one, as in every row written before it existed)
+        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
+            + " ADD COLUMN IF NOT EXISTS capture_instance String DEFAULT ''");
     }
 
-    /** Whether the table exists, and whether it has the resume and writer columns (older tables lack them). */
-    private enum TableState { ABSENT, WITHOUT_RESUME, WITHOUT_WRITER, CURRENT }
+    /** Whether the table exists, and whether it has the resume, writer and capture_instance columns (older tables lack them). */
+    private enum TableState { ABSENT, WITHOUT_RESUME, WITHOUT_WRITER, WITHOUT_CAPTURE_INSTANCE, CURRENT }
 
-    /** The columns the store reads and writes, with their types; resume and writer may be missing (older tables). */
+    /** The columns the store reads and writes, with their types; resume, writer and capture_instance may be missing (older tables). */
     private static final Map<String, String> COLUMNS = columns();
 
     private static Map<String, String> columns() {
         Map<String, String> c = new LinkedHashMap<>();
         for (String name : List.of("checkpoint_key", "schema", "stream_id", "stream_json", "backend", "token",
-            "resume", "writer")) {
+            "resume", "writer", "capture_instance")) {
             c.put(name, "String");
         }
         c.put("snapshot_complete", "UInt8");
@@ -158,7 +163,7 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     /**
      * One query: every table has at least one column, so no column rows means no table. A table whose columns are
      * not the store's (one missing, or of another type: edited, or another program's table under this name) is
-     * {@code cdc_runtime.checkpoint_invalid} and never written to; only the resume and writer columns of older
+     * {@code cdc_runtime.checkpoint_invalid} and never written to; only the resume, writer and capture_instance columns of older
      * tables may be missing (a commit adds them).
      */
     private TableState tableState() {
@@ -171,7 +176,8 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         rows.forEach(r -> found.put(r.get(0), r.get(1)));
         for (Map.Entry<String, String> c : COLUMNS.entrySet()) {
             String type = found.get(c.getKey());
-            boolean optional = c.getKey().equals("resume") || c.getKey().equals("writer");
+            boolean optional = c.getKey().equals("resume") || c.getKey().equals("writer")
+                || c.getKey().equals("capture_instance");
             if (type == null && !optional) {
                 throw tableInvalid(c.getKey(), "is missing");
             }
@@ -180,7 +186,8 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             }
         }
         return !found.containsKey("resume") ? TableState.WITHOUT_RESUME
-            : !found.containsKey("writer") ? TableState.WITHOUT_WRITER : TableState.CURRENT;
+            : !found.containsKey("writer") ? TableState.WITHOUT_WRITER
+            : !found.containsKey("capture_instance") ? TableState.WITHOUT_CAPTURE_INSTANCE : TableState.CURRENT;
     }
 
     private DponeException tableInvalid(String column, String problem) {
@@ -194,10 +201,12 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             return Optional.empty();
         }
         boolean hasResume = state != TableState.WITHOUT_RESUME;
+        boolean hasInstance = state == TableState.CURRENT;
         List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
             + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
             + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version), "
-            + (hasResume ? "argMax(resume, saved_version)" : "''") + " FROM "
+            + (hasResume ? "argMax(resume, saved_version)" : "''") + ", "
+            + (hasInstance ? "argMax(capture_instance, saved_version)" : "''") + " FROM "
             + ClickHouseSql.table(database, table) + " WHERE checkpoint_key = "
             + ClickHouseSql.literal(stream.pipelineName()) + " HAVING count() > 0");
         if (rows.isEmpty()) {
@@ -217,7 +226,8 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         if (!"0".equals(r.get(4)) && !"1".equals(r.get(4))) {
             throw invalid(stream, "snapshot_complete", "is neither 0 nor 1");
         }
-        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)), version, r.get(7)));
+        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)), version, r.get(7),
+            r.get(8)));
     }
 
     /**
@@ -241,6 +251,6 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     }
 
     private record Row(String streamId, String streamJson, String backend, String token, boolean snapshotComplete,
-                       long version, String resume) {
+                       long version, String resume, String captureInstance) {
     }
 }

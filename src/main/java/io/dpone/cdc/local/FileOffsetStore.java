@@ -68,8 +68,14 @@ public final class FileOffsetStore implements CdcOffsetStore {
         if (!resume.isMissingNode() && !resume.isNull() && !resume.isTextual()) {
             throw invalid("offset.resume", "is not a string");
         }
+        JsonNode instance = offset.path("capture_instance");
+        if (!instance.isMissingNode() && !instance.isNull() && !instance.isTextual()) {
+            throw invalid("offset.capture_instance", "is not a string");
+        }
+        // a checkpoint written before capture instances were recorded reads as the stream's configured instance
         CdcOffset loaded = new CdcOffset(offset.path("backend").asText(), offset.path("token").asText(),
-            offset.path("snapshot_complete").asBoolean(), resume.isTextual() ? resume.asText() : null);
+            offset.path("snapshot_complete").asBoolean(), resume.isTextual() ? resume.asText() : null,
+            instance.isTextual() ? instance.asText() : null);
         CheckpointRules.check(stream, loaded).ifPresent(p -> {
             throw invalid(p.field(), p.rule());
         });
@@ -92,6 +98,9 @@ public final class FileOffsetStore implements CdcOffsetStore {
         o.put("snapshot_complete", offset.snapshotComplete());
         if (offset.resume() != null) {
             o.put("resume", offset.resume());
+        }
+        if (offset.captureInstance() != null) {
+            o.put("capture_instance", offset.captureInstance());
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", SCHEMA);

@@ -12,6 +12,9 @@ import java.util.List;
 final class ChangeTableSql {
     static final String MIN_LSN = "SELECT sys.fn_cdc_get_min_lsn(?)";
     static final String MAX_LSN = "SELECT sys.fn_cdc_get_max_lsn()";
+    /** The capture instances of one table and their start LSNs; parameter: the quoted {@code [schema].[table]}. */
+    static final String INSTANCES = "SELECT capture_instance, start_lsn FROM cdc.change_tables WHERE source_object_id "
+        + "= OBJECT_ID(?)";
 
     /** The LSN {@code sql} ({@link #MIN_LSN} or {@link #MAX_LSN}) returns, {@code parameter} bound when given. */
     static Lsn lsn(java.sql.Connection c, String sql, String parameter) throws java.sql.SQLException {

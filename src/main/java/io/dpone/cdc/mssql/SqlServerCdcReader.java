@@ -45,7 +45,14 @@ public final class SqlServerCdcReader implements CdcSourceReader {
 
     private final Connection connection;
     private final StreamIdentity stream;
+    /** The stream's configured capture instance: the one an offset without a recorded instance reads. */
     private final String captureInstance;
+    /** The capture instance being read in this batch (the offset's, or the one handed over to). */
+    private String instance;
+    /** The instance {@link #columns} describe. */
+    private String describedFor;
+    /** Whether the described instance's columns differ from the source table's (names or types). */
+    private boolean shapeDiffers;
     private final io.dpone.manifest.ValuePolicies policies;
     private PayloadColumns columns;
     /** What the declared value policies changed in the batch being read. */
@@ -68,6 +75,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         this.connection = connection;
         this.stream = stream;
         this.captureInstance = captureInstance;
+        this.instance = captureInstance;
         this.policies = policies;
     }
 
@@ -84,80 +92,145 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         try {
             return read(from, maxEvents);
         } catch (SQLException e) {
-            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + captureInstance,
-                "cannot read the CDC change table of capture instance " + captureInstance + " (SQLState "
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + instance,
+                "cannot read the CDC change table of capture instance " + instance + " (SQLState "
                     + e.getSQLState() + ")");
         }
     }
 
     private CdcBatch read(CdcOffset from, int maxEvents) throws SQLException {
-        Lsn min = ChangeTableSql.lsn(connection, ChangeTableSql.MIN_LSN, captureInstance);
-        if (min == null || min.isZero()) {
-            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
-                "capture instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00); "
-                    + "enable CDC on " + stream.sourceTableName() + " or pass its capture instance");
-        }
-        describe();
-        tally = new io.dpone.source.PolicyTally(batchColumns.size());
+        instance = from == null || from.captureInstance() == null ? captureInstance : from.captureInstance();
+        SqlServerDialect.quote(instance);
         CdcResumePoint resume = from == null || from.resume() == null ? null : CdcResumePoint.parse(from.resume());
         Lsn committed = from == null ? null : Lsn.of(from.position());
-        Lsn firstUnread = resume != null ? resume.lsn() : committed == null ? min : committed.next();
-        if (from != null && firstUnread.compareTo(min) < 0) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("capture_instance", captureInstance);
-            details.put("checkpoint_position", from.token());
-            details.put("first_unread_lsn", firstUnread.hex());
-            details.put("min_lsn", min.hex());
-            String cleanedBefore = lsnTime(min);
-            if (cleanedBefore != null) {
-                details.put("cleaned_up_before", cleanedBefore);
+        // where the handed-over instance is read from (inclusive) when the old one had nothing left below its start
+        Lsn handedOverAt = null;
+        for (int hop = 0; ; hop++) {
+            Lsn min = ChangeTableSql.lsn(connection, ChangeTableSql.MIN_LSN, instance);
+            if (min == null || min.isZero()) {
+                throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + instance,
+                    "capture instance " + instance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00); "
+                        + "enable CDC on " + stream.sourceTableName() + " or pass its capture instance");
             }
-            throw new DponeException(CdcBlockers.blocker(CdcBlockers.CDC_RESYNC_REQUIRED, "source.cdc."
-                + captureInstance, "the checkpoint's next LSN " + firstUnread.hex() + " is below the capture "
-                + "instance's minimum LSN " + min.hex() + ": the changes committed after the checkpoint and before "
-                + (cleanedBefore == null ? "that LSN" : cleanedBefore + " (the server's clock)") + " were cleaned "
-                + "up before they were read, and how many there were is no longer on the server; nothing was read. "
-                + HandOverHint.text(stream.pipelineName()), details));
-        }
-        Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
-        if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
-            return new CdcBatch(max == null ? null : max.hex(), null, List.of());
-        }
-        List<Row> rows = new ArrayList<>();
-        if (resume != null) {
-            try (PreparedStatement st = connection.prepareStatement(sql.insideLsn(maxEvents + 1))) {
-                st.setBytes(1, resume.lsn().bytes());
-                st.setInt(2, resume.commandId());
-                st.setInt(3, resume.commandId());
-                st.setBytes(4, resume.seqval());
-                st.setBytes(5, resume.seqval());
-                st.setInt(6, resume.operation());
-                collect(st, rows, maxEvents + 1, resume);
+            describe();
+            tally = new io.dpone.source.PolicyTally(batchColumns.size());
+            Lsn firstUnread = handedOverAt != null ? handedOverAt
+                : resume != null ? resume.lsn() : committed == null ? min : committed.next();
+            if (from != null && firstUnread.compareTo(min) < 0) {
+                throw resyncRequired(from, firstUnread, min);
             }
-        }
-        if (rows.size() <= maxEvents) {
-            boolean first = committed == null && resume == null;
-            String text = first ? sql.fromLsn(maxEvents + 1 - rows.size())
-                : sql.afterLsn(maxEvents + 1 - rows.size());
-            try (PreparedStatement st = connection.prepareStatement(text)) {
-                st.setBytes(1, (first ? min : resume != null ? resume.lsn() : committed).bytes());
-                st.setBytes(2, max.bytes());
-                collect(st, rows, maxEvents + 1, null);
+            Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
+            if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
+                return new CdcBatch(max == null ? null : max.hex(), null, List.of());
             }
+            // a second capture instance of the table takes over at its start LSN once this one no longer matches
+            // the table: below it this instance is read, at and above it the new one (never both)
+            Successor next = hop == 0 && shapeDiffers ? successor(min) : null;
+            if (next != null && firstUnread.compareTo(next.start()) >= 0) {
+                instance = next.name();
+                continue;
+            }
+            Lsn upTo = next != null && next.start().compareTo(max) <= 0 ? next.start().previous() : max;
+            List<Row> rows = new ArrayList<>();
+            if (resume != null && handedOverAt == null) {
+                try (PreparedStatement st = connection.prepareStatement(sql.insideLsn(maxEvents + 1))) {
+                    st.setBytes(1, resume.lsn().bytes());
+                    st.setInt(2, resume.commandId());
+                    st.setInt(3, resume.commandId());
+                    st.setBytes(4, resume.seqval());
+                    st.setBytes(5, resume.seqval());
+                    st.setInt(6, resume.operation());
+                    collect(st, rows, maxEvents + 1, resume);
+                }
+            }
+            if (rows.size() <= maxEvents) {
+                boolean fromStart = handedOverAt != null || (committed == null && resume == null);
+                String text = fromStart ? sql.fromLsn(maxEvents + 1 - rows.size())
+                    : sql.afterLsn(maxEvents + 1 - rows.size());
+                try (PreparedStatement st = connection.prepareStatement(text)) {
+                    st.setBytes(1, (handedOverAt != null ? handedOverAt : fromStart ? min
+                        : resume != null ? resume.lsn() : committed).bytes());
+                    st.setBytes(2, upTo.bytes());
+                    collect(st, rows, maxEvents + 1, null);
+                }
+            }
+            if (rows.isEmpty() && next != null && upTo.compareTo(max) < 0) {
+                // nothing left below the new instance's start: the new instance is read from its start on
+                handedOverAt = next.start();
+                instance = next.name();
+                continue;
+            }
+            return batch(rows, maxEvents, upTo, max, from, committed, firstUnread);
         }
-        return batch(rows, maxEvents, max, from, committed, firstUnread);
     }
 
-    private CdcBatch batch(List<Row> rows, int maxEvents, Lsn max, CdcOffset from, Lsn committed, Lsn firstUnread) {
+    private DponeException resyncRequired(CdcOffset from, Lsn firstUnread, Lsn min) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("capture_instance", instance);
+        details.put("checkpoint_position", from.token());
+        details.put("first_unread_lsn", firstUnread.hex());
+        details.put("min_lsn", min.hex());
+        String cleanedBefore = lsnTime(min);
+        if (cleanedBefore != null) {
+            details.put("cleaned_up_before", cleanedBefore);
+        }
+        return new DponeException(CdcBlockers.blocker(CdcBlockers.CDC_RESYNC_REQUIRED, "source.cdc."
+            + instance, "the checkpoint's next LSN " + firstUnread.hex() + " is below the capture "
+            + "instance's minimum LSN " + min.hex() + ": the changes committed after the checkpoint and before "
+            + (cleanedBefore == null ? "that LSN" : cleanedBefore + " (the server's clock)") + " were cleaned "
+            + "up before they were read, and how many there were is no longer on the server; nothing was read. "
+            + HandOverHint.text(stream.pipelineName()), details));
+    }
+
+    /** A later capture instance of the stream's table and its start LSN. */
+    private record Successor(String name, Lsn start) {
+    }
+
+    /**
+     * The capture instance of the stream's table created after the one being read ({@code cdc.change_tables}: a
+     * start LSN above {@code start}, the current instance's), or null. SQL Server allows two per table.
+     */
+    private Successor successor(Lsn start) throws SQLException {
+        Successor found = null;
+        try (PreparedStatement st = connection.prepareStatement(ChangeTableSql.INSTANCES)) {
+            st.setString(1, SqlServerDialect.quote(stream.sourceSchema()) + "."
+                + SqlServerDialect.quote(stream.sourceTable()));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    String name = rs.getString(1);
+                    byte[] lsn = rs.getBytes(2);
+                    if (name == null || lsn == null || name.equalsIgnoreCase(instance)
+                        || !io.dpone.manifest.Identifier.PATTERN.matcher(name).matches()) {
+                        continue;
+                    }
+                    Lsn at = Lsn.of(lsn);
+                    if (at.compareTo(start) > 0 && (found == null || at.compareTo(found.start()) < 0)) {
+                        found = new Successor(name, at);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The batch of {@code rows} read up to {@code upTo} ({@code max}, or just below a later capture instance's start
+     * LSN); {@code max} is the high watermark. Its next offset names the instance read when it is not the stream's
+     * configured one.
+     */
+    private CdcBatch batch(List<Row> rows, int maxEvents, Lsn upTo, Lsn highWatermark, CdcOffset from, Lsn committed,
+                           Lsn firstUnread) {
         boolean snapshot = from != null && from.snapshotComplete();
+        String recorded = instance.equals(captureInstance) ? null : instance;
+        Lsn max = upTo;
         Row peek = rows.size() > maxEvents ? rows.remove(maxEvents) : null;
         if (rows.isEmpty()) {
             // nothing after the checkpoint up to max_lsn: the stream is read through max_lsn (and never commits
             // below min_lsn - 1, so a capture instance newer than max_lsn does not look cleaned up next time)
             Lsn through = max.compareTo(firstUnread.previous()) >= 0 ? max : firstUnread.previous();
             boolean advances = committed == null || through.compareTo(committed) > 0;
-            return new CdcBatch(max.hex(), advances ? new CdcOffset(BACKEND, through.hex(), snapshot) : null,
-                List.of());
+            return new CdcBatch(highWatermark.hex(), advances ? new CdcOffset(BACKEND, through.hex(), snapshot, null,
+                recorded) : null, List.of());
         }
         List<CdcEvent> events = new ArrayList<>(rows.size());
         rows.forEach(r -> events.add(r.event));
@@ -166,11 +239,11 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         if (peek != null && peek.lsn.equals(last.lsn)) {
             CdcResumePoint point = new CdcResumePoint(last.lsn, last.commandId, last.seqval, last.operation,
                 last.event.sequence());
-            next = new CdcOffset(BACKEND, last.lsn.previous().hex(), snapshot, point.toJson());
+            next = new CdcOffset(BACKEND, last.lsn.previous().hex(), snapshot, point.toJson(), recorded);
         } else {
-            next = new CdcOffset(BACKEND, (peek == null ? max : last.lsn).hex(), snapshot);
+            next = new CdcOffset(BACKEND, (peek == null ? max : last.lsn).hex(), snapshot, null, recorded);
         }
-        return new CdcBatch(max.hex(), next, events, batchColumns, tally.changedByName(batchColumns));
+        return new CdcBatch(highWatermark.hex(), next, events, batchColumns, tally.changedByName(batchColumns));
     }
 
     private void collect(PreparedStatement st, List<Row> rows, int limit, CdcResumePoint resume) throws SQLException {
@@ -200,7 +273,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 for (int i = 0; i < data.length; i++) {
                     data[i] = payload.get(i).read(rs, 5 + i, counts, i);
                 }
-                Object[] metadata = {BACKEND, captureInstance, Lsn.hex(seqval), commandId};
+                Object[] metadata = {BACKEND, instance, Lsn.hex(seqval), commandId};
                 // both rows share their batch's column names: the event holds only this change's values
                 rows.add(new Row(lsnBytes, lsn, commandId, seqval, op, new CdcEvent(operation(op), position,
                     ordinal, stream.sourceSchema(), stream.sourceTable(), dataShape.row(data),
@@ -215,7 +288,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             case 2 -> CdcOperation.insert;
             case 3 -> CdcOperation.update_before;
             case 4 -> CdcOperation.update_after;
-            default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + captureInstance
+            default -> throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + instance
                 + ".__$operation", "unknown CDC operation code " + code);
         };
     }
@@ -242,25 +315,25 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     }
 
     private void describe() throws SQLException {
-        if (columns != null) {
+        if (columns != null && instance.equals(describedFor)) {
             return;
         }
         PayloadColumns found = PayloadColumns.describe(connection.getMetaData(), "cdc",
-            ChangeTableSql.changeTable(captureInstance), null, policies, stream.uniqueKeys());
+            ChangeTableSql.changeTable(instance), null, policies, stream.uniqueKeys());
         if (found.columns().isEmpty()) {
-            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
-                "the change table of capture instance " + captureInstance + " is not readable");
+            throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + instance,
+                "the change table of capture instance " + instance + " is not readable");
         }
         List<String> missing = stream.uniqueKeys().stream().filter(k -> found.column(k).isEmpty()).toList();
         if (!missing.isEmpty()) {
             throw CdcBlockers.failure(CdcBlockers.INVALID_ARGUMENT, "--unique-key",
-                "unique-key column(s) " + missing + " are not captured by " + captureInstance);
+                "unique-key column(s) " + missing + " are not captured by " + instance);
         }
         PayloadColumns.refuseConvertedKeys(stream.uniqueKeys().stream().map(k -> found.column(k).orElseThrow()).toList());
         // the change table's columns allow NULL whatever the source says: nullability is the source table's
         PayloadColumns source = PayloadColumns.describe(connection.getMetaData(), stream.sourceSchema(),
             stream.sourceTable(), null, policies, stream.uniqueKeys());
-        found.refuseStrayPolicies(policies, stream.uniqueKeys(), "capture instance " + captureInstance);
+        found.refuseStrayPolicies(policies, stream.uniqueKeys(), "capture instance " + instance);
         // the events carry the unique keys under the stream's spelling
         List<PayloadColumns.Column> named = new ArrayList<>();
         for (PayloadColumns.Column c : found.columns()) {
@@ -279,7 +352,12 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         columns = new PayloadColumns(named, found.primaryKey());
         List<String> names = named.stream().map(PayloadColumns.Column::name).toList();
         dataShape = RowValues.Shape.of(names);
-        sql = new ChangeTableSql(captureInstance, named.stream().map(c -> c.selectItem(null)).toList());
+        sql = new ChangeTableSql(instance, named.stream().map(c -> c.selectItem(null)).toList());
+        describedFor = instance;
+        // the table changed shape since the instance was created (a column added, dropped or retyped): a second
+        // capture instance, if the operator created one, takes over
+        shapeDiffers = source.columns().size() != named.size() || named.stream().anyMatch(c -> source.column(c.name())
+            .filter(s -> s.type().equals(c.type())).isEmpty());
     }
 
     private record Row(byte[] lsnBytes, Lsn lsn, int commandId, byte[] seqval, int operation, CdcEvent event) {

@@ -147,6 +147,9 @@ public final class CdcReports {
         if (o.get().resume() != null) {
             m.put("resume", o.get().resume());
         }
+        if (o.get().captureInstance() != null) {
+            m.put("capture_instance", o.get().captureInstance());
+        }
         return m;
     }
 

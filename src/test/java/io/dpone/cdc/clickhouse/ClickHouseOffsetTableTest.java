@@ -81,6 +81,23 @@ class ClickHouseOffsetTableTest {
         refused("snapshot_complete");
     }
 
+    /** A table from before capture instances were recorded reads as the configured one and gets the column. */
+    @Test
+    void aTableWithoutTheCaptureInstanceColumnReadsAsTheConfiguredInstanceAndGetsItOnCommit() {
+        ch.execute("CREATE TABLE " + table + " (checkpoint_key String, schema String, stream_id String, "
+            + "stream_json String, backend String, token String, snapshot_complete UInt8, saved_version UInt64, "
+            + "saved_at DateTime64(3, 'UTC'), resume String DEFAULT '', writer String DEFAULT '') "
+            + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
+        ch.execute("INSERT INTO " + table + " (checkpoint_key, schema, stream_id, stream_json, backend, token, "
+            + "snapshot_complete, saved_version) VALUES " + row("7"));
+        ClickHouseOffsetStore store = new ClickHouseOffsetStore(ch, db, "offsets");
+        Optional<CdcOffset> loaded = store.load(STREAM);
+        assertEquals(Optional.of(new CdcOffset("mssql_cdc", "0x00000000000000000001", true)), loaded);
+        CdcOffset next = new CdcOffset("mssql_cdc", "0x00000000000000000002", true, null, "dbo_orders_v2");
+        store.commit(STREAM, loaded, next, "writer-1");
+        assertEquals(Optional.of(next), store.load(STREAM));
+    }
+
     /** Found by the fuzz suite: the commit's next version overflowed and its row was left below the stored one. */
     @Test
     void aVersionAtTheLongMaximumIsRefusedBeforeAnythingIsWritten() {

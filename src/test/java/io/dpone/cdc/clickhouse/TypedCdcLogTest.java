@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A CDC log written with the source's column types is typed like a full refresh, keeps the types in its column
- * comments, refuses a value that does not fit and a schema change, and materializes into a typed serving table.
+ * comments, refuses a value that does not fit, evolves with the source's columns (added, widened, dropped) and refuses a
+ * narrowing or key change, and materializes into a typed serving table.
  */
 @io.dpone.testing.EngineTest
 class TypedCdcLogTest {
@@ -128,32 +129,47 @@ class TypedCdcLogTest {
     }
 
     @Test
-    void droppedRetypedAndNotNullAddedColumnsBlockANullableAddedColumnIsAdded() {
+    void aNarrowingOrAKeyChangeBlocksAddedWidenedAndDroppedColumnsEvolveTheLog() {
         assertTrue(apply("b1", COLUMNS, ev(CdcOperation.insert, "0x10", 1, "new", BigDecimal.ONE)).passed());
-        List<SourceColumn> retyped = new java.util.ArrayList<>(COLUMNS);
-        retyped.set(2, column("amount", "decimal(12,2)", true));
-        DponeException r = assertThrows(DponeException.class, () -> apply("b2", retyped,
-            ev(CdcOperation.insert, "0x11", 2, "new", BigDecimal.ONE)));
-        assertEquals(CdcBlockers.SCHEMA_CHANGED, r.blockers().get(0).code());
-        assertEquals("source.columns.amount", r.blockers().get(0).subject());
-        DponeException d = assertThrows(DponeException.class, () -> apply("b2", COLUMNS.subList(0, 7),
-            ev(CdcOperation.insert, "0x11", 2, "new", BigDecimal.ONE)));
-        assertEquals("source.columns.due", d.blockers().get(0).subject());
-        List<SourceColumn> notNullAdded = new java.util.ArrayList<>(COLUMNS);
-        notNullAdded.add(column("region", "int", false));
-        assertEquals(CdcBlockers.SCHEMA_CHANGED, assertThrows(DponeException.class, () -> apply("b2", notNullAdded,
-            ev(CdcOperation.insert, "0x11", 2, "new", BigDecimal.ONE))).blockers().get(0).code());
+        // narrowed (one integer digit fewer), another family, a retyped key, a dropped key: blocked, nothing written
+        String[][] blocked = {{"amount", "decimal(9,2)"}, {"ratio", "nvarchar(20)"}, {"order_id", "bigint"},
+            {"order_id", null}};
+        for (String[] change : blocked) {
+            List<SourceColumn> changed = new java.util.ArrayList<>(COLUMNS);
+            int at = COLUMNS.stream().map(SourceColumn::name).toList().indexOf(change[0]);
+            if (change[1] == null) {
+                changed.remove(at);
+            } else {
+                changed.set(at, column(change[0], change[1], COLUMNS.get(at).nullable()));
+            }
+            DponeException e = assertThrows(DponeException.class, () -> apply("b2", changed,
+                ev(CdcOperation.insert, "0x11", 2, "new", BigDecimal.ONE)));
+            assertEquals(CdcBlockers.SCHEMA_CHANGED, e.blockers().get(0).code(), change[0]);
+            assertEquals("source.columns." + change[0], e.blockers().get(0).subject());
+            assertTrue(e.blockers().get(0).message().contains("hand the table over anew"),
+                e.blockers().get(0).message());
+        }
         assertEquals("1", ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "orders_cdc")).get(0).get(0));
 
-        List<SourceColumn> added = new java.util.ArrayList<>(COLUMNS);
-        added.add(column("note", "nvarchar(max)", true));
-        CdcEvent withNote = ev(CdcOperation.insert, "0x11", 2, "new", BigDecimal.ONE);
-        Map<String, Object> data = new LinkedHashMap<>(withNote.data());
-        data.put("note", "gift");
-        assertTrue(apply("b2", added, new CdcEvent(CdcOperation.insert, "0x11", 0, "dbo", "orders", data, Map.of()))
-            .passed());
-        assertEquals(List.of(List.of("Nullable(String)", "dpone.cdc_column.v1 mssql=nvarchar(max) nullable=1")),
-            ch.query("SELECT type, comment FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
-                + " AND table = 'orders_cdc' AND name = 'note'"));
+        // widened amount, NOT NULL status now nullable, due dropped, region added NOT NULL: the log evolves
+        List<SourceColumn> evolved = new java.util.ArrayList<>(COLUMNS.subList(0, 7));
+        evolved.set(1, column("status", "nvarchar(20)", true));
+        evolved.set(2, column("amount", "decimal(14,3)", true));
+        evolved.add(column("region", "int", false));
+        CdcEvent e = ev(CdcOperation.insert, "0x11", 2, "new", new BigDecimal("12345678901.125"));
+        Map<String, Object> data = new LinkedHashMap<>(e.data());
+        data.remove("due");
+        data.put("region", 7);
+        assertTrue(apply("b2", evolved, new CdcEvent(CdcOperation.insert, "0x11", 0, "dbo", "orders", data,
+            Map.of())).passed());
+        assertEquals(List.of(List.of("amount", "Nullable(Decimal(14, 3))", "dpone.cdc_column.v1 mssql=decimal(14,3) "
+                + "nullable=1"), List.of("due", "Nullable(Date32)", "dpone.cdc_column.v1 mssql=date nullable=1"),
+            List.of("region", "Nullable(Int32)", "dpone.cdc_column.v1 mssql=int nullable=1"),
+            List.of("status", "Nullable(String)", "dpone.cdc_column.v1 mssql=nvarchar(max) nullable=1")),
+            ch.query("SELECT name, type, comment FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
+                + " AND table = 'orders_cdc' AND name IN ('amount', 'due', 'region', 'status') ORDER BY name"));
+        assertEquals(List.of(List.of("1", "1", "2024-02-29", "\\N"), List.of("2", "12345678901.125", "\\N", "7")),
+            ch.query("SELECT order_id, amount, ifNull(toString(due), '\\\\N'), ifNull(toString(region), "
+                + "'\\\\N') FROM " + ClickHouseSql.table(db, "orders_cdc") + " ORDER BY order_id"));
     }
 }

@@ -19,8 +19,9 @@ import java.util.List;
  *   <li>{@code cdc.dbo_orders_CT}: {@code [__$start_lsn] BINARY(10)}, {@code [__$seqval] BINARY(10)},
  *       {@code [__$operation] INT}, {@code [__$update_mask] VARBINARY(128)}, {@code [__$command_id] INT} and the
  *       captured columns, exactly as SQL Server lays it out, indexed as SQL Server clusters it;</li>
- *   <li>{@code cdc.change_tables(capture_instance, start_lsn)} and {@code cdc.lsn_time_mapping(start_lsn)}, the
- *       system tables the real functions read;</li>
+ *   <li>{@code cdc.change_tables(capture_instance, start_lsn, source_object_id)} and
+ *       {@code cdc.lsn_time_mapping(start_lsn)}, the system tables the real functions read, and
+ *       {@code OBJECT_ID(name)} (1 for {@code dbo.orders}, bracketed or not);</li>
  *   <li>{@code sys.fn_cdc_get_min_lsn(capture_instance)} (0x00..00 for an unknown instance, as SQL Server) and
  *       {@code sys.fn_cdc_get_max_lsn()} as {@code CREATE ALIAS} functions over those tables.</li>
  * </ul>
@@ -28,6 +29,12 @@ import java.util.List;
  * {@code __$start_lsn}, with increasing {@code __$command_id} and the given (or increasing) {@code __$seqval}; an
  * update is a before image (3) and an after image (4) with the same seqval; a primary-key update is a delete (1)
  * and an insert (2). It also applies the change to {@code dbo.orders}.
+ *
+ * <p>Schema changes as an operator makes them: {@link #addColumn} and {@link #alterColumn} change {@code dbo.orders}
+ * (the existing capture instances keep their columns, as SQL Server's do), {@link #enableCaptureInstance} adds a
+ * second capture instance with the table's current columns whose start LSN is the next transaction's, and
+ * {@link #disableCaptureInstance} drops one. Every enabled instance whose start LSN is at or below a transaction's
+ * LSN gets its change rows. A row array holds the table's columns in order; a shorter one leaves the rest NULL.
  */
 public final class H2CdcFixture implements AutoCloseable {
     public static final String CAPTURE_INSTANCE = "dbo_orders";
@@ -38,6 +45,13 @@ public final class H2CdcFixture implements AutoCloseable {
     public final Connection connection;
     private long lsnCounter = 0x100;
     private long seqCounter = 0x10;
+    /** The columns of dbo.orders in table order: name and declared type. */
+    private final List<String[]> tableColumns = new ArrayList<>();
+    /** Enabled capture instances in creation order: name, start LSN, captured column names. */
+    private final List<Instance> instances = new ArrayList<>();
+
+    private record Instance(String name, byte[] start, List<String> columns) {
+    }
 
     public H2CdcFixture(String url) throws SQLException {
         this.url = url;
@@ -61,9 +75,66 @@ public final class H2CdcFixture implements AutoCloseable {
             st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
+            st.execute("ALTER TABLE cdc.change_tables ADD COLUMN source_object_id INT");
+            st.execute("CREATE ALIAS IF NOT EXISTS OBJECT_ID FOR \"" + H2CdcFixture.class.getName() + ".objectId\"");
             st.execute("INSERT INTO cdc.change_tables VALUES ('" + CAPTURE_INSTANCE + "', X'" + hex(lsn(lsnCounter))
-                + "')");
+                + "', 1)");
         }
+        for (String c : COLUMNS.split(", (?![0-9])")) {
+            int sp = c.indexOf(' ');
+            tableColumns.add(new String[] {c.substring(0, sp), c.substring(sp + 1).replace(" NOT NULL", "")});
+        }
+        instances.add(new Instance(CAPTURE_INSTANCE, lsn(lsnCounter),
+            tableColumns.stream().map(c -> c[0]).toList()));
+    }
+
+    /** {@code OBJECT_ID(name)}: 1 for dbo.orders (bracketed or not, any case), NULL for anything else. */
+    public static Integer objectId(String name) {
+        return name != null && name.replace("[", "").replace("]", "").equalsIgnoreCase("dbo.orders") ? 1 : null;
+    }
+
+    /** {@code ALTER TABLE dbo.orders ADD name type}: the capture instances keep their columns. */
+    public void addColumn(String name, String type) throws SQLException {
+        connection.createStatement().execute("ALTER TABLE dbo.orders ADD COLUMN " + name + " " + type);
+        tableColumns.add(new String[] {name, type});
+    }
+
+    /** {@code ALTER TABLE dbo.orders ALTER COLUMN name type}: the capture instances keep their columns' types. */
+    public void alterColumn(String name, String type) throws SQLException {
+        connection.createStatement().execute("ALTER TABLE dbo.orders ALTER COLUMN " + name + " " + type);
+        tableColumns.stream().filter(c -> c[0].equals(name)).forEach(c -> c[1] = type);
+    }
+
+    /** {@code ALTER TABLE dbo.orders DROP COLUMN name}: later row arrays no longer hold it. */
+    public void dropColumn(String name) throws SQLException {
+        connection.createStatement().execute("ALTER TABLE dbo.orders DROP COLUMN " + name);
+        tableColumns.removeIf(c -> c[0].equals(name));
+    }
+
+    /**
+     * {@code sys.sp_cdc_enable_table @capture_instance = name}: a change table with the table's current columns,
+     * whose start LSN is the LSN the next transaction gets; returns that start LSN.
+     */
+    public byte[] enableCaptureInstance(String name) throws SQLException {
+        byte[] start = lsn(lsnCounter + 1);
+        String columns = String.join(", ", tableColumns.stream().map(c -> c[0] + " " + c[1]).toList());
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE cdc.[" + name + "_CT] ([__$start_lsn] BINARY(10) NOT NULL, "
+                + "[__$seqval] BINARY(10) NOT NULL, [__$operation] INT NOT NULL, [__$update_mask] VARBINARY(128), "
+                + columns + ", [__$command_id] INT NOT NULL)");
+            st.execute("INSERT INTO cdc.change_tables VALUES ('" + name + "', X'" + hex(start) + "', 1)");
+        }
+        instances.add(new Instance(name, start, tableColumns.stream().map(c -> c[0]).toList()));
+        return start;
+    }
+
+    /** {@code sys.sp_cdc_disable_table @capture_instance = name}: the instance and its change table are gone. */
+    public void disableCaptureInstance(String name) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("DELETE FROM cdc.change_tables WHERE capture_instance = '" + name + "'");
+            st.execute("DROP TABLE cdc.[" + name + "_CT]");
+        }
+        instances.removeIf(i -> i.name().equals(name));
     }
 
 
@@ -91,14 +162,26 @@ public final class H2CdcFixture implements AutoCloseable {
 
     /** CDC cleanup: drops change rows below the LSN of {@code keepFrom} and moves the low watermark there. */
     public void cleanupBelow(byte[] keepFrom) throws SQLException {
-        try (PreparedStatement del = connection.prepareStatement(
-            "DELETE FROM cdc.[dbo_orders_CT] WHERE [__$start_lsn] < ?");
-             PreparedStatement upd = connection.prepareStatement("UPDATE cdc.change_tables SET start_lsn = ?")) {
-            del.setBytes(1, keepFrom);
-            del.executeUpdate();
+        for (Instance i : instances) {
+            try (PreparedStatement del = connection.prepareStatement(
+                "DELETE FROM cdc.[" + i.name() + "_CT] WHERE [__$start_lsn] < ?")) {
+                del.setBytes(1, keepFrom);
+                del.executeUpdate();
+            }
+        }
+        try (PreparedStatement upd = connection.prepareStatement("UPDATE cdc.change_tables SET start_lsn = ? "
+            + "WHERE start_lsn < ?")) {
             upd.setBytes(1, keepFrom);
+            upd.setBytes(2, keepFrom);
             upd.executeUpdate();
         }
+    }
+
+    /** A row of dbo.orders with the values of columns added after the first five. */
+    public static Object[] row(Object[] first, Object... added) {
+        Object[] out = java.util.Arrays.copyOf(first, first.length + added.length);
+        System.arraycopy(added, 0, out, first.length, added.length);
+        return out;
     }
 
     /** Disables CDC on the table (the capture instance disappears). */
@@ -146,24 +229,37 @@ public final class H2CdcFixture implements AutoCloseable {
         /** Writes the change rows (and applies them to dbo.orders); returns the transaction's LSN. */
         public byte[] commit() throws SQLException {
             byte[] lsn = lsn(++lsnCounter);
-            try (PreparedStatement ct = connection.prepareStatement("INSERT INTO cdc.[dbo_orders_CT] ([__$start_lsn], "
-                + "[__$seqval], [__$operation], [__$update_mask], order_id, status, amount, note, updated_at, "
-                + "[__$command_id]) VALUES (?, ?, ?, X'1F', ?, ?, ?, ?, ?, ?)")) {
-                int command = 0;
-                for (int i = 0; i < changes.size(); i++) {
-                    Object[] c = changes.get(i);
-                    byte[] seqval = new Lsn(BigInteger.valueOf(seqvals != null ? seqvals[i] : ++seqCounter)).bytes();
-                    command++;
-                    int op = (int) c[0];
-                    if (op == 3) {
-                        add(ct, lsn, seqval, 3, (Object[]) c[1], command);
-                        add(ct, lsn, seqval, 4, (Object[]) c[2], command);
-                    } else {
-                        add(ct, lsn, seqval, op, (Object[]) c[1], command);
-                    }
-                    apply(op, op == 3 ? (Object[]) c[2] : (Object[]) c[1]);
+            long[] seqs = new long[changes.size()];
+            for (int i = 0; i < seqs.length; i++) {
+                seqs[i] = seqvals != null ? seqvals[i] : ++seqCounter;
+            }
+            for (Instance instance : instances) {
+                if (java.util.Arrays.compareUnsigned(instance.start(), lsn) > 0) {
+                    continue;
                 }
-                ct.executeBatch();
+                List<String> cols = instance.columns();
+                try (PreparedStatement ct = connection.prepareStatement("INSERT INTO cdc.[" + instance.name()
+                    + "_CT] ([__$start_lsn], [__$seqval], [__$operation], [__$update_mask], " + String.join(", ", cols)
+                    + ", [__$command_id]) VALUES (?, ?, ?, X'1F', " + "?, ".repeat(cols.size()) + "?)")) {
+                    int command = 0;
+                    for (int i = 0; i < changes.size(); i++) {
+                        Object[] c = changes.get(i);
+                        byte[] seqval = new Lsn(BigInteger.valueOf(seqs[i])).bytes();
+                        command++;
+                        int op = (int) c[0];
+                        if (op == 3) {
+                            add(ct, cols, lsn, seqval, 3, (Object[]) c[1], command);
+                            add(ct, cols, lsn, seqval, 4, (Object[]) c[2], command);
+                        } else {
+                            add(ct, cols, lsn, seqval, op, (Object[]) c[1], command);
+                        }
+                    }
+                    ct.executeBatch();
+                }
+            }
+            for (Object[] c : changes) {
+                int op = (int) c[0];
+                apply(op, op == 3 ? (Object[]) c[2] : (Object[]) c[1]);
             }
             try (PreparedStatement m = connection.prepareStatement("INSERT INTO cdc.lsn_time_mapping VALUES (?, ?)")) {
                 m.setBytes(1, lsn);
@@ -173,16 +269,26 @@ public final class H2CdcFixture implements AutoCloseable {
             return lsn;
         }
 
-        private void add(PreparedStatement ct, byte[] lsn, byte[] seqval, int op, Object[] row, int command)
-            throws SQLException {
+        private void add(PreparedStatement ct, List<String> cols, byte[] lsn, byte[] seqval, int op, Object[] row,
+                         int command) throws SQLException {
             ct.setBytes(1, lsn);
             ct.setBytes(2, seqval);
             ct.setInt(3, op);
-            for (int i = 0; i < 5; i++) {
-                ct.setObject(4 + i, row[i]);
+            for (int i = 0; i < cols.size(); i++) {
+                ct.setObject(4 + i, value(row, cols.get(i)));
             }
-            ct.setInt(9, command);
+            ct.setInt(4 + cols.size(), command);
             ct.addBatch();
+        }
+
+        /** The row's value of the table column {@code name}; NULL beyond the row's length. */
+        private Object value(Object[] row, String name) {
+            for (int i = 0; i < tableColumns.size(); i++) {
+                if (tableColumns.get(i)[0].equals(name)) {
+                    return i < row.length ? row[i] : null;
+                }
+            }
+            return null;
         }
 
         private void apply(int op, Object[] row) throws SQLException {
@@ -193,10 +299,11 @@ public final class H2CdcFixture implements AutoCloseable {
                 }
                 return;
             }
-            try (PreparedStatement m = connection.prepareStatement("MERGE INTO dbo.orders KEY (order_id) VALUES "
-                + "(?, ?, ?, ?, ?)")) {
-                for (int i = 0; i < 5; i++) {
-                    m.setObject(1 + i, row[i]);
+            List<String> names = tableColumns.stream().map(c -> c[0]).toList();
+            try (PreparedStatement m = connection.prepareStatement("MERGE INTO dbo.orders (" + String.join(", ", names)
+                + ") KEY (order_id) VALUES (" + "?, ".repeat(names.size() - 1) + "?)")) {
+                for (int i = 0; i < names.size(); i++) {
+                    m.setObject(1 + i, i < row.length ? row[i] : null);
                 }
                 m.executeUpdate();
             }

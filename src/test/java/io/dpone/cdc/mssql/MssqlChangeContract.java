@@ -406,6 +406,66 @@ abstract class MssqlChangeContract {
         }
     }
 
+    /**
+     * Issue 31 item 3: a column added at the source reaches the log and the serving table through a second capture
+     * instance, without stopping the stream: the ticks hand over at its start LSN and the checkpoint records it.
+     */
+    @Test
+    void aColumnAddedThroughASecondCaptureInstanceArrivesWhileTheStreamRuns() throws Exception {
+        String db = TestEngines.newDatabase("twin_ci");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect()) {
+            createOrders(c, "orders_ci");
+            try (Statement st = c.createStatement()) {
+                st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'orders_ci', "
+                    + "@role_name = NULL");
+            }
+            writeChanges(c, "orders_ci", 20, 3);
+            awaitCaptured(c, "orders_ci", -1);
+            CdcRunOptions o = options(SqlServerCdcReader.BACKEND, "orders_ci", db, 7);
+            tickUntilCaughtUp(o);
+
+            try (Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE dbo.orders_ci ADD channel nvarchar(20) NULL");
+                st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'orders_ci', "
+                    + "@role_name = NULL, @capture_instance = N'dbo_orders_ci_v2'");
+                st.execute("UPDATE dbo.orders_ci SET channel = N'web' WHERE order_id % 2 = 0");
+                st.execute("INSERT INTO dbo.orders_ci (order_id, status, amount, note, channel) VALUES "
+                    + "(-3, N'new', 5.25, NULL, N'shop')");
+            }
+            writeChanges(c, "orders_ci", 10, 4);
+            // a server's capture job writes the new instance's rows asynchronously: wait for a late insert there
+            awaitCaptured(c, "orders_ci", -2);
+            io.dpone.testing.Await.until(java.time.Duration.ofSeconds(120), "the new instance to capture", () -> {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM "
+                    + "cdc.[dbo_orders_ci_v2_CT] WHERE order_id = -2 AND [__$operation] = 2")) {
+                    rs.next();
+                    return rs.getLong(1) > 0;
+                } catch (java.sql.SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            tickUntilCaughtUp(o);
+            assertEquals("dbo_orders_ci_v2", new io.dpone.cdc.clickhouse.ClickHouseOffsetStore(ch, db,
+                io.dpone.cdc.runtime.ClickHouseCdcAdapters.OFFSETS_TABLE).load(o.stream()).orElseThrow()
+                .captureInstance(), "the checkpoint records the instance it reads");
+            assertEquals(sourceRows(c, "orders_ci"), materialized(db, "orders_ci"));
+            List<List<String>> channels = new ArrayList<>();
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT order_id, channel FROM "
+                + "dbo.orders_ci ORDER BY order_id")) {
+                while (rs.next()) {
+                    channels.add(List.of(String.valueOf(rs.getInt(1)), rs.getString(2) == null ? "\\N"
+                        : rs.getString(2)));
+                }
+            }
+            assertTrue(channels.contains(List.of("-3", "shop")) && channels.stream().anyMatch(r -> r.get(1)
+                .equals("web")), String.valueOf(channels));
+            assertEquals(channels, ch.query("SELECT toString(order_id), ifNull(channel, '\\\\N') FROM "
+                + ClickHouseSql.table(db, "orders_ci_current") + " ORDER BY toInt64(order_id)"),
+                "the added column arrived in the serving table");
+        }
+    }
+
     @Test
     void aSnapshotHandOverWhileTheDriverWritesLosesAndRepeatsNothing() throws Exception {
         String db = TestEngines.newDatabase("twin_handover");

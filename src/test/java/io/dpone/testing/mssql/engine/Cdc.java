@@ -23,7 +23,8 @@ import java.util.Map;
  * change table and a computed column is there with its type and always NULL; a {@code sql_variant} column's base
  * type travels in an invisible companion of the change table, so SQL_VARIANT_PROPERTY works there too. The
  * cleanup job, {@code @captured_column_list}, net-change functions
- * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL on a captured table are not modelled.
+ * ({@code cdc.fn_cdc_get_all_changes_*}) and DDL events ({@code cdc.ddl_history}) are not modelled; a captured table
+ * keeps capturing after {@code ALTER TABLE ... ADD / DROP COLUMN}, each instance with its own columns.
  */
 final class Cdc {
     private Cdc() {
@@ -156,6 +157,31 @@ final class Cdc {
         }
         Commands.ddl(c, "CREATE TRIGGER IF NOT EXISTS " + Names.quote(source.schema()) + "."
             + Names.quote("twin_cdc_" + source.name()) + " AFTER INSERT, UPDATE, DELETE ON " + source.h2()
+            + " FOR EACH ROW CALL \"" + CdcTrigger.class.getName() + "\"");
+        TwinCatalog.VERSION.incrementAndGet();
+    }
+
+    /**
+     * After an {@code ALTER TABLE} of a captured table: H2 rebuilds the table and the capture trigger it re-created
+     * with it captured nothing more (it was initialised during the rebuild). Re-creating the trigger on the table
+     * keeps capturing, as SQL Server's capture job keeps capturing a table after DDL (its instances keep their
+     * columns; a column added later is only in a capture instance created after it).
+     */
+    static void rebindTrigger(Connection c, Names.Table t) throws SQLException {
+        Names.Table source = canonical(c, t.schema(), t.name());
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM twin_catalog.cdc_instances WHERE "
+            + "source_schema = ? AND source_table = ?")) {
+            st.setString(1, source.schema());
+            st.setString(2, source.name());
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+            }
+        }
+        String trigger = Names.quote(source.schema()) + "." + Names.quote("twin_cdc_" + source.name());
+        Commands.ddl(c, "DROP TRIGGER IF EXISTS " + trigger);
+        Commands.ddl(c, "CREATE TRIGGER " + trigger + " AFTER INSERT, UPDATE, DELETE ON " + source.h2()
             + " FOR EACH ROW CALL \"" + CdcTrigger.class.getName() + "\"");
         TwinCatalog.VERSION.incrementAndGet();
     }

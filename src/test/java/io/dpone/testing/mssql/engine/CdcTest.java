@@ -153,4 +153,19 @@ class CdcTest extends TwinTestBase {
             + "@source_name = N't', @role_name = NULL")).number());
         assertNull(batch("SELECT sys.fn_cdc_get_max_lsn()").single());
     }
+
+    @Test
+    void aCapturedTableKeepsCapturingAfterAlterTableAndASecondInstanceHoldsTheAddedColumn() throws Exception {
+        batch("INSERT INTO dbo.orders (order_id, status) VALUES (1, N'a')");
+        batch("ALTER TABLE dbo.orders ADD channel nvarchar(20) NULL");
+        batch("INSERT INTO dbo.orders (order_id, status, channel) VALUES (2, N'b', N'web')");
+        assertEquals(2L, ((Number) batch("SELECT COUNT(*) FROM cdc.dbo_orders_CT").single()).longValue(),
+            "the first instance keeps capturing, without the added column");
+        batch("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'orders', @role_name = NULL, "
+            + "@capture_instance = N'orders_v2'");
+        batch("UPDATE dbo.orders SET channel = N'shop' WHERE order_id = 1");
+        assertEquals(List.of("shop"), batch("SELECT channel FROM cdc.orders_v2_CT WHERE [__$operation] = 4").rows()
+            .stream().map(r -> r[0]).toList());
+        assertEquals(4L, ((Number) batch("SELECT COUNT(*) FROM cdc.dbo_orders_CT").single()).longValue());
+    }
 }

@@ -108,6 +108,7 @@ final class Commands {
                 ddl(s.h2, "ALTER TABLE " + t.h2() + " DROP COLUMN IF EXISTS "
                     + Names.quote(TableDdl.variantTypeColumn(column)));
                 TwinCatalog.drop(s.h2, t, column);
+                Cdc.rebindTrigger(s.h2, t);
             });
             out.done(-1);
         } else if (Permissions.matches(sql)) {
@@ -209,6 +210,7 @@ final class Commands {
         TwinCatalog.record(s.h2, t, d.columns());
         computed(s, t, d.computed());
         rowversion(s, t, d.columns());
+        Cdc.rebindTrigger(s.h2, t);
     }
 
     /**
