@@ -98,7 +98,8 @@ public interface ClickHouseOperations {
     void ping();
 
     /**
-     * What the catalogue says of a table. {@code sortingKey} as ClickHouse prints it ({@code a, b}; empty for none);
+     * What the catalogue says of a table. {@code sortingKey} as ClickHouse prints it ({@code (a)} for one column on
+     * chDB 26.5, {@code a, b} for more; empty for none);
      * {@code metadataModified} to the second; {@code totalRows} as {@code system.tables} counts them (0 when unknown).
      */
     record TableInfo(String uuid, String engine, String comment, String sortingKey, Instant metadataModified,
