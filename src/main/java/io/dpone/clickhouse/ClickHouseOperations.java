@@ -76,6 +76,12 @@ public interface ClickHouseOperations {
     /** Whether {@code system.clusters} lists {@code cluster}. */
     boolean clusterExists(String cluster);
 
+    /** The replicas {@code system.clusters} lists for {@code cluster}, by shard then replica; empty for none. */
+    List<ClusterReplica> clusterReplicas(String cluster);
+
+    /** The values of those of {@code names} that {@code system.server_settings} lists, as the server prints them. */
+    Map<String, String> serverSettings(Collection<String> names);
+
     /** Whether the named collection exists. */
     boolean namedCollectionExists(String name);
 
@@ -104,6 +110,10 @@ public interface ClickHouseOperations {
      */
     record TableInfo(String uuid, String engine, String comment, String sortingKey, Instant metadataModified,
                      long totalRows) {
+    }
+
+    /** One row of {@code system.clusters}: a host, its native port, its shard and replica numbers. */
+    record ClusterReplica(String hostName, int port, int shard, int replica, boolean internalReplication) {
     }
 
     /** A column and its ClickHouse type. */

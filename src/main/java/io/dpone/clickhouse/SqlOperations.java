@@ -159,6 +159,27 @@ public final class SqlOperations implements ClickHouseOperations {
     }
 
     @Override
+    public List<ClusterReplica> clusterReplicas(String cluster) {
+        return ch.query("SELECT host_name, toString(port), toString(shard_num), toString(replica_num),"
+            + " toString(internal_replication) FROM system.clusters WHERE cluster = " + ClickHouseSql.literal(cluster)
+            + " ORDER BY shard_num, replica_num").stream().map(r -> new ClusterReplica(r.get(0),
+                Integer.parseInt(r.get(1)), Integer.parseInt(r.get(2)), Integer.parseInt(r.get(3)),
+                "1".equals(r.get(4)) || "true".equalsIgnoreCase(r.get(4)))).toList();
+    }
+
+    @Override
+    public Map<String, String> serverSettings(Collection<String> names) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (names.isEmpty()) {
+            return values;
+        }
+        ch.query("SELECT name, value FROM system.server_settings WHERE name IN (" + names.stream()
+            .map(ClickHouseSql::literal).collect(Collectors.joining(", ")) + ")")
+            .forEach(r -> values.put(r.get(0), r.get(1)));
+        return values;
+    }
+
+    @Override
     public boolean namedCollectionExists(String name) {
         return !ch.query("SELECT 1 FROM system.named_collections WHERE name = " + ClickHouseSql.literal(name))
             .isEmpty();

@@ -206,8 +206,17 @@ public abstract class ClickHouseOperationsContract {
     }
 
     @Test
+    void serverSettingsAreReadByName() {
+        assertEquals(Set.of("max_thread_pool_size"), ops.serverSettings(List.of("max_thread_pool_size",
+            "dpone_no_such_server_setting")).keySet());
+        assertTrue(Long.parseLong(ops.serverSettings(List.of("max_thread_pool_size")).get("max_thread_pool_size")) > 0);
+        assertEquals(Map.of(), ops.serverSettings(List.of()));
+    }
+
+    @Test
     void clustersAndNamedCollectionsAreLookedUp() {
         assertFalse(ops.clusterExists("dpone_no_such_cluster_" + db));
+        assertEquals(List.of(), ops.clusterReplicas("dpone_no_such_cluster_" + db));
         String collection = "dpone_nc_" + db;
         assertFalse(ops.namedCollectionExists(collection));
         try {

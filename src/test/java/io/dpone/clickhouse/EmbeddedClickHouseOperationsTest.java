@@ -1,6 +1,10 @@
 package io.dpone.clickhouse;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.dpone.testing.TestEngines;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -24,5 +28,14 @@ class EmbeddedClickHouseOperationsTest extends ClickHouseOperationsContract {
     @Override
     protected ClickHouseEndpoint endpoint() {
         return endpoint;
+    }
+
+    /** The test engine's configuration defines the publication cluster: one shard, two replicas. */
+    @org.junit.jupiter.api.Test
+    void aConfiguredClusterListsItsReplicas() {
+        assertEquals(List.of(new ClickHouseOperations.ClusterReplica("127.0.0.1", 9000, 1, 1, false),
+            new ClickHouseOperations.ClusterReplica("127.0.0.2", 9000, 1, 2, false)),
+            ops.clusterReplicas(TestEngines.PUBLICATION_CLUSTER));
+        assertTrue(ops.clusterExists(TestEngines.PUBLICATION_CLUSTER));
     }
 }

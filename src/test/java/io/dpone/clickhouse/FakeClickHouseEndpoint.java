@@ -32,7 +32,8 @@ import java.util.function.Consumer;
 public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     private final Map<String, Database> databases = new TreeMap<>();
     private final Set<String> namedCollections = new HashSet<>();
-    private final Set<String> clusters = new HashSet<>();
+    private final Map<String, List<ClickHouseOperations.ClusterReplica>> clusters = new TreeMap<>();
+    private final Map<String, String> serverSettings = new TreeMap<>(Map.of("max_thread_pool_size", "10000"));
     private final Set<String> knownSettings = new HashSet<>(Set.of("max_threads"));
     private final List<String> log = new ArrayList<>();
     private final List<ClickHouseOperations.TableSpec> created = new ArrayList<>();
@@ -106,9 +107,15 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         return this;
     }
 
-    /** Makes {@link ClickHouseOperations#clusterExists} see {@code name}. */
-    public synchronized FakeClickHouseEndpoint cluster(String name) {
-        clusters.add(name);
+    /** Makes {@code system.clusters} list {@code name} with these replicas. */
+    public synchronized FakeClickHouseEndpoint cluster(String name, ClickHouseOperations.ClusterReplica... replicas) {
+        clusters.put(name, List.of(replicas));
+        return this;
+    }
+
+    /** Makes {@code system.server_settings} list {@code name} with {@code value}. */
+    public synchronized FakeClickHouseEndpoint serverSetting(String name, String value) {
+        serverSettings.put(name, value);
         return this;
     }
 
@@ -424,7 +431,25 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         public boolean clusterExists(String cluster) {
             synchronized (FakeClickHouseEndpoint.this) {
                 step("clusterExists " + cluster);
-                return clusters.contains(cluster);
+                return clusters.containsKey(cluster) && !clusters.get(cluster).isEmpty();
+            }
+        }
+
+        @Override
+        public List<ClusterReplica> clusterReplicas(String cluster) {
+            synchronized (FakeClickHouseEndpoint.this) {
+                step("clusterReplicas " + cluster);
+                return clusters.getOrDefault(cluster, List.of());
+            }
+        }
+
+        @Override
+        public Map<String, String> serverSettings(Collection<String> names) {
+            synchronized (FakeClickHouseEndpoint.this) {
+                step("serverSettings");
+                Map<String, String> values = new java.util.LinkedHashMap<>();
+                names.stream().filter(serverSettings::containsKey).forEach(n -> values.put(n, serverSettings.get(n)));
+                return values;
             }
         }
 
