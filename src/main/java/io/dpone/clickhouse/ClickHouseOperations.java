@@ -100,6 +100,9 @@ public interface ClickHouseOperations {
     /** How many rows ClickHouse reads from staged objects (a probe that it can read them). */
     long countObjectRows(ObjectRead read, Map<String, String> settings);
 
+    /** The lines of {@code SHOW GRANTS} for the connected user ({@code GRANT SELECT, INSERT ON db.* TO user}). */
+    List<String> grants();
+
     /** A round trip that reads nothing ({@code SELECT 1}): the endpoint answers. */
     void ping();
 

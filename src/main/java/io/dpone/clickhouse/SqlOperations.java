@@ -224,6 +224,11 @@ public final class SqlOperations implements ClickHouseOperations {
     }
 
     @Override
+    public List<String> grants() {
+        return ch.query("SHOW GRANTS").stream().map(r -> r.get(0)).toList();
+    }
+
+    @Override
     public void ping() {
         ch.query("SELECT 1");
     }

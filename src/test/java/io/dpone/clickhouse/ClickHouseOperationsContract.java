@@ -232,7 +232,9 @@ public abstract class ClickHouseOperationsContract {
     }
 
     @Test
-    void pingAnswers() {
+    void pingAnswersAndGrantsAreGrantLines() {
         ops.ping();
+        List<String> grants = ops.grants();
+        assertTrue(grants.stream().allMatch(g -> g.startsWith("GRANT ")), grants.toString());
     }
 }

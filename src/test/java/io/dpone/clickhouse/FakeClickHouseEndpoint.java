@@ -33,6 +33,7 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     private final Map<String, Database> databases = new TreeMap<>();
     private final Set<String> namedCollections = new HashSet<>();
     private final Map<String, List<ClickHouseOperations.ClusterReplica>> clusters = new TreeMap<>();
+    private final List<String> grants = new ArrayList<>();
     private final Map<String, String> serverSettings = new TreeMap<>(Map.of("max_thread_pool_size", "10000"));
     private final Set<String> knownSettings = new HashSet<>(Set.of("max_threads"));
     private final List<String> log = new ArrayList<>();
@@ -110,6 +111,12 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     /** Makes {@code system.clusters} list {@code name} with these replicas. */
     public synchronized FakeClickHouseEndpoint cluster(String name, ClickHouseOperations.ClusterReplica... replicas) {
         clusters.put(name, List.of(replicas));
+        return this;
+    }
+
+    /** Adds a line to what {@code SHOW GRANTS} answers ({@code GRANT SELECT ON db.* TO user}). */
+    public synchronized FakeClickHouseEndpoint grant(String line) {
+        grants.add(line);
         return this;
     }
 
@@ -534,6 +541,14 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         @Override
         public long countObjectRows(ObjectRead read, Map<String, String> settings) {
             throw new UnsupportedOperationException("the fake reads no object storage");
+        }
+
+        @Override
+        public List<String> grants() {
+            synchronized (FakeClickHouseEndpoint.this) {
+                step("grants");
+                return List.copyOf(grants);
+            }
         }
 
         @Override
