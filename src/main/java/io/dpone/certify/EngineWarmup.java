@@ -26,7 +26,7 @@ final class EngineWarmup implements AutoCloseable {
         try {
             ch = ClickHouseEndpoints.open(context.resolve(manifest.sink().connectionRef(), ConnectionType.CLICKHOUSE,
                 "sink.connection_ref"));
-            ch.query("SELECT 1");
+            ch.operations().ping();
         } catch (RuntimeException ignored) {
             // reported by the routes' own probes
         }

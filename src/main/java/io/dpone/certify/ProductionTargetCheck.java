@@ -2,7 +2,6 @@ package io.dpone.certify;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.manifest.BatchManifest;
@@ -28,9 +27,8 @@ final class ProductionTargetCheck {
         TableRef t = manifest.sink().table();
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(manifest.sink().connectionRef(),
                 ConnectionType.CLICKHOUSE, "sink.connection_ref"))) {
-            return new State(true, ch.query("SELECT toString(uuid), toString(metadata_modification_time), "
-                + "toString(ifNull(total_rows, 0)) FROM system.tables WHERE database = "
-                + ClickHouseSql.literal(t.schema()) + " AND name = " + ClickHouseSql.literal(t.name())));
+            return new State(true, ch.operations().table(t.schema(), t.name()).map(i -> List.of(List.of(i.uuid(),
+                i.metadataModified().toString(), String.valueOf(i.totalRows())))).orElse(List.of()));
         } catch (RuntimeException e) {
             return new State(false, List.of());
         }

@@ -2,7 +2,6 @@ package io.dpone.certify;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
@@ -103,7 +102,7 @@ final class RouteCertifier {
     private void dropQuietly(BatchManifest manifest, TableRef target) {
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(manifest.sink().connectionRef(),
                 ConnectionType.CLICKHOUSE, "sink.connection_ref"))) {
-            ch.execute("DROP TABLE IF EXISTS " + ClickHouseSql.table(target.schema(), target.name()));
+            ch.operations().dropTable(target.schema(), target.name());
         } catch (RuntimeException ignored) {
             // the certification target is disposable; its absence is not part of the route's verdict
         }

@@ -35,7 +35,7 @@ final class RoutePreflight {
         String step = "clickhouse_query";
         long t0 = System.nanoTime();
         try {
-            run.openClickHouse().query("SELECT 1");
+            run.openClickHouse().operations().ping();
             run.addProbe(ProbeResult.passed(route, step, BlockerCode.CONNECTION_FAILED.code(), t0, null));
             step = "source_metadata";
             t0 = System.nanoTime();

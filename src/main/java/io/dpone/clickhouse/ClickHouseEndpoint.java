@@ -5,15 +5,30 @@ import java.util.List;
 
 /**
  * A ClickHouse the runtime talks to: a real server over the official HTTP client, or the embedded engine.
- * Everything above this interface is written once. Statements are built by {@link ClickHouseSql}, which quotes
- * identifiers and literals; implementations add no SQL of their own beyond the insert shape below.
+ * Everything above this interface is written once. Callers use the typed {@link #operations()}; statements are built
+ * in this package ({@link SqlOperations}, the stats readers), quoted by {@link ClickHouseSql}; implementations add no
+ * SQL of their own beyond the insert shape below.
  */
 public interface ClickHouseEndpoint extends AutoCloseable {
 
-    /** Runs a statement that returns no rows (DDL, INSERT ... SELECT, EXCHANGE, SYSTEM ...). */
+    /**
+     * The typed operations on this ClickHouse (issue 33): {@link SqlOperations} over {@link #execute}/{@link #query} on
+     * a real engine; a fake returns its own implementation, which keeps state in memory and parses no SQL.
+     */
+    default ClickHouseOperations operations() {
+        return new SqlOperations(this);
+    }
+
+    /**
+     * The low-level path: runs a statement that returns no rows (DDL, INSERT ... SELECT, EXCHANGE, SYSTEM ...). Code
+     * outside this package uses {@link #operations()}; what still calls this from outside is being migrated.
+     */
     void execute(String sql);
 
-    /** Runs a query and returns its rows; each value is its text form, SQL NULL is {@code null}. */
+    /**
+     * The low-level path: runs a query and returns its rows; each value is its text form, SQL NULL is {@code null}.
+     * Code outside this package uses {@link #operations()}; what still calls this from outside is being migrated.
+     */
     List<List<String>> query(String sql);
 
     /**

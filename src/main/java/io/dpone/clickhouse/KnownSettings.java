@@ -1,9 +1,7 @@
 package io.dpone.clickhouse;
 
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Which of some settings the connected ClickHouse knows and lets this user change: a {@code SETTINGS} clause naming
@@ -15,12 +13,6 @@ public final class KnownSettings {
     }
 
     public static Set<String> of(ClickHouseEndpoint ch, Collection<String> names) {
-        if (names.isEmpty()) {
-            return Set.of();
-        }
-        Set<String> known = new LinkedHashSet<>();
-        ch.query("SELECT name FROM system.settings WHERE name IN (" + names.stream().map(ClickHouseSql::literal)
-            .collect(Collectors.joining(", ")) + ") AND readonly = 0").forEach(r -> known.add(r.get(0)));
-        return known;
+        return ch.operations().changeableSettings(names);
     }
 }

@@ -21,6 +21,15 @@ public final class MetadataColumns {
         return TYPES;
     }
 
+    /** Their names and types, as a table's last columns. */
+    public static List<ClickHouseOperations.Column> columns() {
+        List<ClickHouseOperations.Column> columns = new java.util.ArrayList<>();
+        for (int i = 0; i < NAMES.size(); i++) {
+            columns.add(new ClickHouseOperations.Column(NAMES.get(i), TYPES.get(i)));
+        }
+        return columns;
+    }
+
     /** Column definitions for CREATE TABLE. */
     public static String ddl() {
         StringBuilder ddl = new StringBuilder();

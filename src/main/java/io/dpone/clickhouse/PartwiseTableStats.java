@@ -172,7 +172,6 @@ public final class PartwiseTableStats {
     }
 
     private List<String> activeParts() {
-        return ch.query("SELECT name FROM system.parts WHERE database = " + ClickHouseSql.literal(database)
-            + " AND table = " + ClickHouseSql.literal(table) + " AND active").stream().map(r -> r.get(0)).toList();
+        return ch.operations().activeParts(database, table);
     }
 }

@@ -33,6 +33,16 @@ public final class RetryingClickHouseEndpoint implements ClickHouseEndpoint {
         return inner;
     }
 
+    /**
+     * The operations over this endpoint, so each of their statements runs under the retry budget; a fake's own
+     * operations (no SQL to run) are its own.
+     */
+    @Override
+    public ClickHouseOperations operations() {
+        ClickHouseOperations own = inner.operations();
+        return own instanceof SqlOperations ? new SqlOperations(this) : own;
+    }
+
     @Override
     public void execute(String sql) {
         inner.execute(sql);

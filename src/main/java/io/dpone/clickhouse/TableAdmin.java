@@ -5,51 +5,46 @@ import io.dpone.error.DponeException;
 import java.util.List;
 import java.util.Optional;
 
-/** Catalog reads and table lifecycle statements, written once for every endpoint. */
+/**
+ * Catalog reads and table lifecycle steps with the product's rules on top of {@link ClickHouseOperations} (an Atomic
+ * database or a typed refusal; a table's comment or sort key, when it exists). The SQL is {@link SqlOperations}'.
+ */
 public final class TableAdmin {
-    private final ClickHouseEndpoint ch;
+    private final ClickHouseOperations ops;
 
     public TableAdmin(ClickHouseEndpoint ch) {
-        this.ch = ch;
+        this.ops = ch.operations();
     }
 
     /** Creates {@code database} as Atomic when missing; blocks when it exists with another engine. */
     public void ensureAtomicDatabase(String database, String subject) {
-        List<List<String>> rows = ch.query("SELECT engine FROM system.databases WHERE name = "
-            + ClickHouseSql.literal(database));
-        if (rows.isEmpty()) {
-            ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database) + " ENGINE = Atomic");
-        } else if (!"Atomic".equals(rows.get(0).get(0))) {
+        Optional<String> engine = ops.databaseEngine(database);
+        if (engine.isEmpty()) {
+            ops.createDatabase(database);
+        } else if (!"Atomic".equals(engine.get())) {
             throw new DponeException(BlockerCode.SINK_DATABASE_NOT_ATOMIC, subject,
-                "database " + database + " uses engine " + rows.get(0).get(0)
+                "database " + database + " uses engine " + engine.get()
                     + "; atomic publication needs an Atomic database");
         }
     }
 
     public boolean exists(String database, String table) {
-        return !ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(database)
-            + " AND name = " + ClickHouseSql.literal(table)).isEmpty();
+        return ops.table(database, table).isPresent();
     }
 
     /** The table comment, when the table exists. */
     public Optional<String> comment(String database, String table) {
-        List<List<String>> rows = ch.query("SELECT comment FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
-        return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0).get(0));
+        return ops.table(database, table).map(ClickHouseOperations.TableInfo::comment);
     }
 
     /** The table's sorting key as ClickHouse prints it ({@code system.tables.sorting_key}), when the table exists. */
     public Optional<String> sortingKey(String database, String table) {
-        List<List<String>> rows = ch.query("SELECT sorting_key FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
-        return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0).get(0));
+        return ops.table(database, table).map(ClickHouseOperations.TableInfo::sortingKey);
     }
 
     /** Names of tables in {@code database} starting with {@code prefix}. */
     public List<String> tablesWithPrefix(String database, String prefix) {
-        return ch.query("SELECT name FROM system.tables WHERE database = " + ClickHouseSql.literal(database)
-            + " AND startsWith(name, " + ClickHouseSql.literal(prefix) + ") ORDER BY name")
-            .stream().map(r -> r.get(0)).toList();
+        return ops.tablesWithPrefix(database, prefix);
     }
 
     /** A table and when it last changed: its metadata or its newest part. */
@@ -58,36 +53,30 @@ public final class TableAdmin {
 
     /** Every table, in any database, whose name starts with {@code prefix}, with its last activity. */
     public List<TableActivity> tablesWithPrefixEverywhere(String prefix) {
-        return ch.query("SELECT t.database, t.name, toUnixTimestamp(greatest(t.metadata_modification_time, p.last)) "
-            + "FROM system.tables AS t LEFT JOIN (SELECT database, table, max(modification_time) AS last "
-            + "FROM system.parts GROUP BY database, table) AS p ON p.database = t.database AND p.table = t.name "
-            + "WHERE startsWith(t.name, " + ClickHouseSql.literal(prefix) + ") ORDER BY t.database, t.name").stream()
-            .map(r -> new TableActivity(r.get(0), r.get(1), java.time.Instant.ofEpochSecond(Long.parseLong(r.get(2)))))
-            .toList();
+        return ops.tablesWithPrefixEverywhere(prefix).stream()
+            .map(t -> new TableActivity(t.database(), t.name(), t.lastActivity())).toList();
     }
 
     public void drop(String database, String table) {
-        // No SYNC: the embedded engine (chDB 26.5) never returns from DROP ... SYNC; an Atomic database removes the
-        // name at once and the data after database_atomic_delay_before_drop_table_sec, which the cleanup audit allows.
-        ch.execute("DROP TABLE IF EXISTS " + ClickHouseSql.table(database, table));
+        ops.dropTable(database, table);
     }
 
     /** {@code SYSTEM STOP MERGES}: the table's parts stay as written (and running merges are cancelled). */
     public void stopMerges(String database, String table) {
-        ch.execute("SYSTEM STOP MERGES " + ClickHouseSql.table(database, table));
+        ops.stopMerges(database, table);
     }
 
     /** {@code SYSTEM START MERGES}: undoes {@link #stopMerges}. */
     public void startMerges(String database, String table) {
-        ch.execute("SYSTEM START MERGES " + ClickHouseSql.table(database, table));
+        ops.startMerges(database, table);
     }
 
     /** Atomically swaps two tables' names (Atomic databases). */
     public void exchange(String db1, String t1, String db2, String t2) {
-        ch.execute("EXCHANGE TABLES " + ClickHouseSql.table(db1, t1) + " AND " + ClickHouseSql.table(db2, t2));
+        ops.exchange(db1, t1, db2, t2);
     }
 
     public void rename(String fromDb, String from, String toDb, String to) {
-        ch.execute("RENAME TABLE " + ClickHouseSql.table(fromDb, from) + " TO " + ClickHouseSql.table(toDb, to));
+        ops.rename(fromDb, from, toDb, to);
     }
 }

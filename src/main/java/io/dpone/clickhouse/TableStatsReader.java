@@ -39,9 +39,8 @@ public final class TableStatsReader {
 
     /** Whether the table has all four metadata columns. */
     static boolean metadataPresent(ClickHouseEndpoint ch, String database, String table) {
-        List<List<String>> present = ch.query("SELECT name FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
-        List<String> names = present.stream().map(r -> r.get(0)).toList();
+        List<String> names = ch.operations().columns(database, table).stream()
+            .map(ClickHouseOperations.Column::name).toList();
         return names.containsAll(MetadataColumns.NAMES);
     }
 
@@ -156,10 +155,8 @@ public final class TableStatsReader {
             keyText = keyText.substring(1, keyText.length() - 1).trim();
         }
         String first = keyText.split(",")[0].trim().replace("`", "");
-        List<List<String>> type = ch.query("SELECT type FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table) + " AND name = "
-            + ClickHouseSql.literal(first));
-        return type.isEmpty() ? Optional.empty() : Optional.of(new SortKeyColumn(first, type.get(0).get(0)));
+        return ch.operations().columns(database, table).stream().filter(c -> c.name().equals(first)).findFirst()
+            .map(c -> new SortKeyColumn(first, c.type()));
     }
 
     /** A name for the row hash that is none of {@code columns} (compared case-insensitively). */

@@ -13,7 +13,7 @@ public final class CreateStagingProcessor implements Processor {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         long t0 = System.nanoTime();
         if (run.keptStaging() == null) {
-            run.clickhouse().execute(StagingDdl.create(run));
+            run.clickhouse().operations().createTable(StagingDdl.create(run));
         }
         run.counters().addStep("prepare", t0);
     }

@@ -1,15 +1,11 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseEndpoint.InsertFile;
-import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.clickhouse.ClickHouseOperations;
+import io.dpone.clickhouse.ClickHouseOperations.ChunkInsert;
 import io.dpone.source.SourceColumn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -21,7 +17,7 @@ public final class LoadChunkProcessor implements Processor {
         TransferRun run = exchange.getProperty(RouteProperties.RUN, TransferRun.class);
         run.chunkReached();
         long t0 = System.nanoTime();
-        run.clickhouse().insertFile(insertOf(run, chunk));
+        run.clickhouse().operations().insertChunk(insertOf(run, chunk));
         try {
             Files.deleteIfExists(chunk.file());
         } catch (IOException e) {
@@ -39,18 +35,11 @@ public final class LoadChunkProcessor implements Processor {
      * fault (issue 35) adds no rows when the first delivery landed, whole or in part (the staging table keeps a
      * {@code non_replicated_deduplication_window}, {@link StagingDdl}).
      */
-    static InsertFile insertOf(TransferRun run, Chunk chunk) {
-        java.nio.file.Path file = chunk.file();
-        String token = "insert_deduplicate = 1, insert_deduplication_token = "
-            + ClickHouseSql.literal(run.plan().loadId() + ":" + chunk.index());
-        String settings = run.format().insertSettings();
-        List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
-        columns.addAll(MetadataColumns.NAMES);
-        String select = run.table().columns().stream().map(run.format()::readExpression)
-            .collect(Collectors.joining(", "));
-        return new InsertFile(ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(), run.stagingTable()),
-            ClickHouseSql.idList(columns), select + ", " + run.metadataValues(), file, run.format().clickHouseFormat(),
-            run.format().structure(run.table().columns()),
-            settings == null || settings.isBlank() ? token : settings + ", " + token);
+    static ChunkInsert insertOf(TransferRun run, Chunk chunk) {
+        return new ChunkInsert(run.plan().manifest().sink().stagingSchema(), run.stagingTable(),
+            run.table().columns().stream().map(SourceColumn::name).toList(),
+            run.table().columns().stream().map(run.format()::readExpression).toList(), run.loadStamp(), chunk.file(),
+            run.format().clickHouseFormat(), run.format().structure(run.table().columns()),
+            ClickHouseOperations.settings(run.format().insertSettings()), run.plan().loadId() + ":" + chunk.index());
     }
 }

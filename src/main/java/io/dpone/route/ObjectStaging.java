@@ -1,6 +1,6 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.ClickHouseOperations.ObjectRead;
 import io.dpone.manifest.ColumnarFastPath;
 import io.dpone.storage.RunPrefix;
 import io.dpone.storage.StagingStore;
@@ -12,18 +12,16 @@ import io.dpone.storage.StagingStore;
 public record ObjectStaging(StagingStore store, RunPrefix prefix, ColumnarFastPath config, String pullFunction,
                             String cluster) {
 
-    /** The table function call reading {@code key} (a glob is allowed) in {@code format} with {@code structure}. */
-    public String tableFunction(String key, String format, String structure) {
+    /** How ClickHouse reads {@code key} (a glob is allowed) in {@code format} with {@code structure}. */
+    public ObjectRead read(String key, String format, String structure) {
         String url = store.clickHouseUrl(key);
-        String fn = pullFunction.equals("s3Cluster") ? "s3Cluster(" + ClickHouseSql.literal(cluster) + ", " : "s3(";
+        String onCluster = pullFunction.equals("s3Cluster") ? cluster : null;
         if ("named_collection".equals(config.readMode())) {
-            return fn + ClickHouseSql.id(config.namedCollection()) + ", url = " + ClickHouseSql.literal(url)
-                + ", format = " + ClickHouseSql.literal(format) + ", structure = " + ClickHouseSql.literal(structure)
-                + ")";
+            return new ObjectRead(pullFunction, onCluster, url, config.namedCollection(), null, null, format,
+                structure);
         }
-        return fn + ClickHouseSql.literal(url) + ", " + ClickHouseSql.literal(store.accessKey().reveal()) + ", "
-            + ClickHouseSql.literal(store.secretKey().reveal()) + ", " + ClickHouseSql.literal(format) + ", "
-            + ClickHouseSql.literal(structure) + ")";
+        return new ObjectRead(pullFunction, onCluster, url, null, store.accessKey(), store.secretKey(), format,
+            structure);
     }
 
     /** Deletes every object under the run's own prefix (and only there). */

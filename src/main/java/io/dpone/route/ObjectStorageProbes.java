@@ -1,7 +1,7 @@
 package io.dpone.route;
 
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.clickhouse.ClickHouseQueryException;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.format.ByteBuf;
@@ -32,8 +32,9 @@ final class ObjectStorageProbes {
         new IntegerType(64, false)));
 
     /** A probe must answer quickly: ClickHouse's S3 client otherwise retries an unreachable store for minutes. */
-    static final String PROBE_SETTINGS = "s3_throw_on_zero_files_match = 1, s3_retry_attempts = 1, "
-        + "s3_connect_timeout_ms = 3000, s3_request_timeout_ms = 10000, s3_max_unexpected_write_error_retries = 1";
+    static final Map<String, String> PROBE_SETTINGS = ClickHouseOperations.settings("s3_throw_on_zero_files_match = 1, "
+        + "s3_retry_attempts = 1, s3_connect_timeout_ms = 3000, s3_request_timeout_ms = 10000, "
+        + "s3_max_unexpected_write_error_retries = 1");
 
     private final TransferRun run;
 
@@ -107,8 +108,7 @@ final class ObjectStorageProbes {
         if (!"named_collection".equals(staging.config().readMode())) {
             run.addProbe(ProbeResult.skipped(route, "named_collection", COLLECTION,
                 "clickhouse_read_access.mode is " + staging.config().readMode()));
-        } else if (run.clickhouse().query("SELECT 1 FROM system.named_collections WHERE name = "
-                + ClickHouseSql.literal(staging.config().namedCollection())).isEmpty()) {
+        } else if (!run.clickhouse().operations().namedCollectionExists(staging.config().namedCollection())) {
             fail(blocked, Blocker.of(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
                 "ClickHouse has no named collection " + staging.config().namedCollection()), "named_collection", t0);
         } else {
@@ -118,8 +118,7 @@ final class ObjectStorageProbes {
         if (!cluster) {
             run.addProbe(clusterOutcome != null ? clusterOutcome
                 : ProbeResult.skipped(route, "cluster", CLUSTER, "the route pulls with s3()"));
-        } else if (staging.cluster() == null || run.clickhouse().query("SELECT 1 FROM system.clusters WHERE "
-                + "cluster = " + ClickHouseSql.literal(staging.cluster())).isEmpty()) {
+        } else if (staging.cluster() == null || !run.clickhouse().operations().clusterExists(staging.cluster())) {
             fail(blocked, Blocker.of(BlockerCode.SINK_CLUSTER_PULL_UNSUPPORTED, "sink.options.clickhouse_bulk",
                 "ClickHouse has no cluster " + (staging.cluster() == null ? "(none configured)" : staging.cluster())
                     + " for s3Cluster"), "cluster", t0);
@@ -136,9 +135,10 @@ final class ObjectStorageProbes {
                 ? "no sentinel object in the store" : "an earlier probe failed"));
         } else {
             try {
-                String n = run.clickhouse().query("SELECT count() FROM " + staging.tableFunction(key, "Parquet",
-                    "probe Int64") + " SETTINGS " + PROBE_SETTINGS).get(0).get(0);
-                if (!"1".equals(n)) {
+                ChunkFormat parquet = ChunkFormats.byName("parquet");
+                long n = run.clickhouse().operations().countObjectRows(staging.read(key, parquet.clickHouseFormat(),
+                    parquet.structure(SENTINEL)), PROBE_SETTINGS);
+                if (n != 1) {
                     throw new ClickHouseQueryException("sentinel read returned " + n + " rows");
                 }
                 run.addProbe(ProbeResult.passed(route, "clickhouse_read", readCode, t0, null));

@@ -2,7 +2,6 @@ package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseQueryException;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
@@ -96,8 +95,7 @@ public final class PrepareObjectStorageProcessor implements Processor {
             return null;
         }
         long t0 = System.nanoTime();
-        if (bulk.cluster() != null && !run.clickhouse().query("SELECT 1 FROM system.clusters WHERE cluster = "
-                + ClickHouseSql.literal(bulk.cluster())).isEmpty()) {
+        if (bulk.cluster() != null && run.clickhouse().operations().clusterExists(bulk.cluster())) {
             return null;
         }
         String why = "ClickHouse has no cluster " + (bulk.cluster() == null ? "(none configured)" : bulk.cluster())
@@ -119,10 +117,7 @@ public final class PrepareObjectStorageProcessor implements Processor {
      */
     private static void provisionNamedCollection(ClickHouseEndpoint ch, String name, StagingStore store) {
         try {
-            ch.execute("DROP NAMED COLLECTION IF EXISTS " + ClickHouseSql.id(name));
-            ch.execute("CREATE NAMED COLLECTION " + ClickHouseSql.id(name) + " AS access_key_id = "
-                + ClickHouseSql.literal(store.accessKey().reveal()) + ", secret_access_key = "
-                + ClickHouseSql.literal(store.secretKey().reveal()));
+            ch.operations().replaceNamedCollection(name, store.accessKey(), store.secretKey());
         } catch (ClickHouseQueryException e) {
             throw new DponeException(BlockerCode.SINK_NAMED_COLLECTION_MISSING, "clickhouse_read_access",
                 "the embedded ClickHouse refused to create named collection " + name);

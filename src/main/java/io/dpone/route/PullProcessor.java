@@ -1,14 +1,13 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.clickhouse.KnownSettings;
-import io.dpone.clickhouse.MetadataColumns;
+import io.dpone.clickhouse.ClickHouseOperations;
+import io.dpone.clickhouse.ClickHouseOperations.ObjectPull;
 import io.dpone.format.ChunkFormat;
 import io.dpone.source.SourceColumn;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -57,17 +56,13 @@ public final class PullProcessor implements Processor {
         long t0 = System.nanoTime();
         String key = batch.size() == 1 ? batch.get(0).key() : glob(run.resources().objectStaging(),
             run.format().extension(), batch.stream().map(u -> u.chunk().file().getFileName().toString()).toList());
-        List<String> columns = new ArrayList<>(run.table().columns().stream().map(SourceColumn::name).toList());
-        columns.addAll(MetadataColumns.NAMES);
-        String select = run.table().columns().stream().map(run.format()::readExpression)
-            .collect(Collectors.joining(", "));
-        String settings = settings(large, run.format()) + run.pullReadSettings(() -> readSettings(run.clickhouse()));
-        run.clickhouse().execute("INSERT INTO " + ClickHouseSql.table(run.plan().manifest().sink().stagingSchema(),
-            run.stagingTable()) + " (" + ClickHouseSql.idList(columns) + ") SELECT " + select + ", "
-            + run.metadataValues() + " FROM "
-            + run.resources().objectStaging().tableFunction(key, run.format().clickHouseFormat(),
-                run.format().structure(run.table().columns()))
-            + " SETTINGS " + settings);
+        Map<String, String> settings = settings(large, run.format());
+        settings.putAll(run.pullReadSettings(() -> readSettings(run.clickhouse())));
+        run.clickhouse().operations().pull(new ObjectPull(run.plan().manifest().sink().stagingSchema(),
+            run.stagingTable(), run.table().columns().stream().map(SourceColumn::name).toList(),
+            run.table().columns().stream().map(run.format()::readExpression).toList(), run.loadStamp(),
+            run.resources().objectStaging().read(key, run.format().clickHouseFormat(),
+                run.format().structure(run.table().columns())), settings));
         run.counters().rowsPulled(batch.stream().mapToLong(u -> u.chunk().rows()).sum());
         run.counters().addStep("clickhouse_pull", t0);
         run.countLoadedChunk();
@@ -95,9 +90,9 @@ public final class PullProcessor implements Processor {
      * default its peak RSS at 5M rows was 2,249 MiB, with 128 MiB 1,843 MiB (one run each, bench/README.md). Servers
      * older than the setting keep their default (the setting would fail the statement there).
      */
-    static String readSettings(ClickHouseEndpoint ch) {
-        return KnownSettings.of(ch, List.of(PARQUET_WATERMARK)).contains(PARQUET_WATERMARK)
-            ? ", " + PARQUET_WATERMARK + " = " + (128L << 20) : "";
+    static Map<String, String> readSettings(ClickHouseEndpoint ch) {
+        return ch.operations().changeableSettings(List.of(PARQUET_WATERMARK)).contains(PARQUET_WATERMARK)
+            ? Map.of(PARQUET_WATERMARK, String.valueOf(128L << 20)) : Map.of();
     }
 
     /**
@@ -107,11 +102,17 @@ public final class PullProcessor implements Processor {
      * of 2.61 s and 846 MiB, 5M rows 4.62 s and 1,414 MiB instead of 5.58 s and 1,982 MiB. A per-chunk pull is one
      * chunk, so it keeps the defaults.
      */
-    static String settings(boolean all, ChunkFormat format) {
+    static Map<String, String> settings(boolean all, ChunkFormat format) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("s3_throw_on_zero_files_match", "1");
         // insert_deduplicate = 0: the staging table keeps a deduplication window for the retried chunk inserts'
         // tokens (StagingDdl); a pull has no token, and two pulled blocks that happen to be equal must both land
-        return "s3_throw_on_zero_files_match = 1, insert_deduplicate = 0"
-            + (all ? ", min_insert_block_size_rows = 100000, min_insert_block_size_bytes = 33554432" : "")
-            + (format.insertSettings() == null ? "" : ", " + format.insertSettings());
+        settings.put("insert_deduplicate", "0");
+        if (all) {
+            settings.put("min_insert_block_size_rows", "100000");
+            settings.put("min_insert_block_size_bytes", "33554432");
+        }
+        settings.putAll(ClickHouseOperations.settings(format.insertSettings()));
+        return settings;
     }
 }

@@ -1,14 +1,15 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.ClickHouseOperations.Column;
+import io.dpone.clickhouse.ClickHouseOperations.TableSpec;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.source.SourceColumn;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
 
-/** The staging table of a run: its sort key and its CREATE statement. */
+/** The staging table of a run: its sort key and its definition. */
 final class StagingDdl {
     /**
      * Insert blocks whose deduplication token the staging table remembers: a chunk insert retried after a transient
@@ -19,16 +20,18 @@ final class StagingDdl {
     private StagingDdl() {
     }
 
-    static String create(TransferRun run) {
+    /**
+     * The staging table: the source's columns with their ClickHouse types, then the metadata columns; MergeTree
+     * sorted by {@link #orderBy}; a deduplication window for retried chunk inserts; the generation comment.
+     */
+    static TableSpec create(TransferRun run) {
         SinkSpec sink = run.plan().manifest().sink();
-        List<String> orderBy = orderBy(run);
-        return "CREATE TABLE " + ClickHouseSql.table(sink.stagingSchema(), run.stagingTable()) + " ("
-            + run.table().columns().stream().map(c -> ClickHouseSql.id(c.name()) + " " + c.clickHouseType())
-                .collect(Collectors.joining(", "))
-            + ", " + MetadataColumns.ddl() + ") ENGINE = MergeTree ORDER BY "
-            + (orderBy.isEmpty() ? "tuple()" : "(" + ClickHouseSql.idList(orderBy) + ")")
-            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
-            + " COMMENT " + ClickHouseSql.literal(run.plan().generationComment());
+        List<Column> columns = new ArrayList<>();
+        run.table().columns().forEach(c -> columns.add(new Column(c.name(), c.clickHouseType())));
+        columns.addAll(MetadataColumns.columns());
+        return new TableSpec(sink.stagingSchema(), run.stagingTable(), "MergeTree", columns, orderBy(run),
+            Map.of("non_replicated_deduplication_window", String.valueOf(DEDUPLICATION_WINDOW)),
+            run.plan().generationComment());
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.clickhouse.KeyHashes;
 import io.dpone.clickhouse.KeyIslands;
 import io.dpone.clickhouse.MetadataColumns;
@@ -84,9 +84,8 @@ final class StagingResume {
                 + "first chunk: " + refused);
             return Optional.empty();
         }
-        List<String> counts = ch.query("SELECT count(), uniqExact(" + ClickHouseSql.id(MetadataColumns.LOAD_ID) + ", "
-            + ClickHouseSql.id(MetadataColumns.LOADED_AT) + ") FROM " + ClickHouseSql.table(db, table)).get(0);
-        return Optional.of(new Kept(staged, Long.parseLong(counts.get(0)), Long.parseLong(counts.get(1))));
+        ClickHouseOperations.StagedLoads loads = ch.operations().stagedLoads(db, table);
+        return Optional.of(new Kept(staged, loads.rows(), loads.inserts()));
     }
 
     /** Why the leftover cannot be resumed from, or null when it can. */
@@ -122,9 +121,7 @@ final class StagingResume {
         return key;
     }
     private static List<String> columns(ClickHouseEndpoint ch, String db, String table) {
-        return ch.query("SELECT name, type FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
-            + " AND table = " + ClickHouseSql.literal(table) + " ORDER BY position").stream()
-            .map(r -> r.get(0) + " " + compact(r.get(1))).toList();
+        return ch.operations().columns(db, table).stream().map(c -> c.name() + " " + compact(c.type())).toList();
     }
 
     private static List<String> expectedColumns(SourceTable source) {

@@ -36,7 +36,7 @@ public final class TransferRun {
     private PartwiseTableStats stagingStats;
     private ReplacedGenerationMerges replacedMerges;
     private SourceStats sourceStats;
-    private String pullReadSettings;
+    private java.util.Map<String, String> pullReadSettings;
     private boolean published;
     private boolean resumedAfterPublish;
     private StagingResume.Kept keptStaging;
@@ -124,9 +124,9 @@ public final class TransferRun {
         return Once.get(extractedAt, "extraction time");
     }
 
-    /** The SQL values of the metadata columns every row of this attempt carries ({@link MetadataColumns}). */
-    public String metadataValues() {
-        return MetadataColumns.values(plan.runId(), plan.loadId(), extractedAt());
+    /** The values of the metadata columns every row of this attempt carries ({@link MetadataColumns}). */
+    public io.dpone.clickhouse.ClickHouseOperations.LoadStamp loadStamp() {
+        return new io.dpone.clickhouse.ClickHouseOperations.LoadStamp(plan.runId(), plan.loadId(), extractedAt());
     }
 
     /** The target side of the gates, counted part by part as chunks land (null when resuming after publish). */
@@ -174,7 +174,8 @@ public final class TransferRun {
     }
 
     /** Extra settings of this run's pulls from object storage, resolved against the server at the first pull. */
-    public synchronized String pullReadSettings(java.util.function.Supplier<String> resolve) {
+    public synchronized java.util.Map<String, String> pullReadSettings(
+            java.util.function.Supplier<java.util.Map<String, String>> resolve) {
         if (pullReadSettings == null) {
             pullReadSettings = resolve.get();
         }

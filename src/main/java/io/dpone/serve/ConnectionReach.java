@@ -36,7 +36,7 @@ public final class ConnectionReach {
                 JdbcSourceReader.open(spec).close();
             } else if (entry.type() == ConnectionType.CLICKHOUSE) {
                 try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(spec)) {
-                    ch.query("SELECT 1");
+                    ch.operations().ping();
                 }
             } else {
                 try (StagingStore s = StagingStore.open(spec, spec.option("bucket", "dpone-staging"))) {

@@ -123,4 +123,85 @@ class ArchitectureTest {
         }
         org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), found);
     }
+
+    /**
+     * Issue 33 item 4: the packages that reach ClickHouse through the typed operations only
+     * ({@code ClickHouseEndpoint.operations()}); the SQL is built in {@code io.dpone.clickhouse}. A package leaves this
+     * list never; one joins it once its callers are migrated. Not yet here: {@code publication.clickhouse},
+     * {@code publication.keeper}, {@code publication.protocol}, {@code publication.artifact} and {@code cdc}, still on
+     * the low-level {@code execute}/{@code query} path or quoting SQL; {@code source} and {@code demo} hold SQL Server
+     * SQL, the source dialect's.
+     */
+    static final List<String> TYPED_CLICKHOUSE = List.of("io.dpone", "io.dpone.cli",
+        "io.dpone.discover", "io.dpone.fleet", "io.dpone.serve", "io.dpone.certify", "io.dpone.status",
+        "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication.admission",
+        "io.dpone.publication.certify", "io.dpone.publication.runtime", "io.dpone.publication.plan",
+        "io.dpone.publication.receipt");
+
+    private static boolean typedPackage(String pkg) {
+        return TYPED_CLICKHOUSE.stream().anyMatch(p -> p.equals("io.dpone") ? pkg.equals(p)
+            : pkg.equals(p) || pkg.startsWith(p + "."));
+    }
+
+    /** No class of a migrated package calls the endpoint's low-level SQL methods or quotes SQL itself. */
+    @Test
+    void migratedPackagesCallNoLowLevelClickHouseSql() {
+        java.util.Set<String> lowLevel = java.util.Set.of("execute", "query", "insertFile");
+        List<String> found = new ArrayList<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            if (!typedPackage(c.getPackageName())) {
+                continue;
+            }
+            for (com.tngtech.archunit.core.domain.JavaMethodCall call : c.getMethodCallsFromSelf()) {
+                var owner = call.getTargetOwner();
+                if (lowLevel.contains(call.getName())
+                        && owner.isAssignableTo(io.dpone.clickhouse.ClickHouseEndpoint.class)) {
+                    found.add(c.getName() + " calls " + owner.getSimpleName() + "." + call.getName());
+                }
+            }
+            c.getDirectDependenciesFromSelf().stream()
+                .filter(d -> d.getTargetClass().getName().equals(io.dpone.clickhouse.ClickHouseSql.class.getName()))
+                .findFirst().ifPresent(d -> found.add(c.getName() + " uses ClickHouseSql"));
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(), found);
+    }
+
+    /** A string literal that is (or starts) a ClickHouse statement, or is a clause of one. */
+    static final java.util.regex.Pattern CLICKHOUSE_SQL = java.util.regex.Pattern.compile(
+        "^\\s*(SELECT|WITH|INSERT\\s+INTO|CREATE\\s+(TABLE|DATABASE|NAMED|VIEW|MATERIALIZED)|DROP\\s+(TABLE|DATABASE"
+            + "|NAMED|VIEW)|ALTER\\s+TABLE|EXCHANGE\\s+TABLES|RENAME\\s+TABLE|SYSTEM\\s+[A-Z]+|OPTIMIZE\\s+TABLE"
+            + "|TRUNCATE|FROM|WHERE|SETTINGS|ENGINE\\s*=|ORDER\\s+BY|GROUP\\s+BY|AND|OR)\\s"
+            + "|\\bFROM\\s+(system\\.|s3\\(|s3Cluster\\(|file\\(|input\\()|\\bENGINE\\s*=\\s*[A-Z]");
+
+    /** No string literal of a migrated package's sources is ClickHouse SQL (comments are not read). */
+    @Test
+    void migratedPackagesHoldNoClickHouseSqlLiterals() throws java.io.IOException {
+        List<String> found = new ArrayList<>();
+        java.nio.file.Path root = java.nio.file.Path.of("src/main/java");
+        try (var files = java.nio.file.Files.walk(root.resolve("io/dpone"))) {
+            for (java.nio.file.Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String pkg = root.relativize(f.getParent()).toString().replace(java.io.File.separatorChar, '.');
+                if (!typedPackage(pkg)) {
+                    continue;
+                }
+                for (String literal : JavaLiterals.strings(java.nio.file.Files.readString(f))) {
+                    if (CLICKHOUSE_SQL.matcher(literal).find()) {
+                        found.add(root.relativize(f) + ": \"" + literal + "\"");
+                    }
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(), found);
+    }
+
+    /** The scan sees SQL where it is and none in comments, text or a literal that only mentions a keyword. */
+    @Test
+    void theLiteralScanFindsSqlAndOnlySql() {
+        String source = "class A { // \"SELECT 1\"\n /* \"DROP TABLE x\" */ String a = \"SELECT count() FROM \" + t;"
+            + " String b = \" FROM system.tables\"; String c = \"1 when the alias answers SELECT 1\";"
+            + " String d = \"http://x\"; char q = '\"'; String e = \"EXCHANGE TABLES \"; String f = \" WHERE a = \"; }";
+        List<String> hits = JavaLiterals.strings(source).stream().filter(l -> CLICKHOUSE_SQL.matcher(l).find()).toList();
+        org.junit.jupiter.api.Assertions.assertEquals(List.of("SELECT count() FROM ", " FROM system.tables",
+            "EXCHANGE TABLES ", " WHERE a = "), hits);
+    }
 }

@@ -1,14 +1,17 @@
 package io.dpone.route;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.KnownSettings;
 import io.dpone.format.ChunkFormats;
 import io.dpone.testing.TestEngines;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -23,13 +26,18 @@ import org.junit.jupiter.api.Test;
 class PullSettingsTest {
     @Test
     void theOneStatementPullUsesSmallerInsertBlocks() {
-        String all = PullProcessor.settings(true, ChunkFormats.byName("parquet"));
-        String chunk = PullProcessor.settings(false, ChunkFormats.byName("parquet"));
-        assertTrue(all.startsWith("s3_throw_on_zero_files_match = 1") && chunk.startsWith("s3_throw_on_zero_files_match = 1"));
-        assertTrue(PullProcessor.settings(true, ChunkFormats.byName("tsv"))
-            .endsWith(ChunkFormats.byName("tsv").insertSettings()), "the format's own settings stay");
-        assertEquals(2, parts(all), all);
-        assertEquals(1, parts(chunk), chunk);
+        Map<String, String> all = PullProcessor.settings(true, ChunkFormats.byName("parquet"));
+        Map<String, String> chunk = PullProcessor.settings(false, ChunkFormats.byName("parquet"));
+        assertEquals(List.of("s3_throw_on_zero_files_match", "1"), List.of(all.keySet().iterator().next(),
+            all.get("s3_throw_on_zero_files_match")));
+        assertEquals("1", chunk.get("s3_throw_on_zero_files_match"));
+        assertEquals("100000", all.get("min_insert_block_size_rows"));
+        assertFalse(chunk.containsKey("min_insert_block_size_rows"));
+        Map<String, String> tsv = PullProcessor.settings(true, ChunkFormats.byName("tsv"));
+        assertTrue(tsv.entrySet().containsAll(ClickHouseOperations.settings(ChunkFormats.byName("tsv")
+            .insertSettings()).entrySet()), "the format's own settings stay");
+        assertEquals(2, parts(list(all)), all.toString());
+        assertEquals(1, parts(list(chunk)), chunk.toString());
     }
 
     @Test
@@ -38,10 +46,18 @@ class PullSettingsTest {
             assertEquals(Set.of("input_format_parquet_memory_high_watermark"), KnownSettings.of(ch,
                 List.of("input_format_parquet_memory_high_watermark", "dpone_no_such_setting")));
             assertEquals(Set.of(), KnownSettings.of(ch, List.of()));
-            String settings = PullProcessor.readSettings(ch);
-            assertEquals(", input_format_parquet_memory_high_watermark = 134217728", settings);
-            ch.query("SELECT 1 SETTINGS " + PullProcessor.settings(true, ChunkFormats.byName("parquet")) + settings);
+            Map<String, String> settings = PullProcessor.readSettings(ch);
+            assertEquals(Map.of("input_format_parquet_memory_high_watermark", "134217728"), settings);
+            Map<String, String> both = new java.util.LinkedHashMap<>(PullProcessor.settings(true,
+                ChunkFormats.byName("parquet")));
+            both.putAll(settings);
+            ch.query("SELECT 1 SETTINGS " + list(both));
         }
+    }
+
+    private static String list(Map<String, String> settings) {
+        return settings.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue())
+            .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static long parts(String settings) {

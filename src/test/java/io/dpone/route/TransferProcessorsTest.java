@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseOperations;
+import io.dpone.clickhouse.FakeClickHouseEndpoint;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionSpec;
@@ -69,7 +71,8 @@ class TransferProcessorsTest {
 
     @BeforeEach
     void setUp() {
-        ch = new FakeClickHouseEndpoint().database(DB);
+        // without SYSTEM MERGES the staging stats are read at the gate, which the engine tests cover (no row data here)
+        ch = new FakeClickHouseEndpoint().database(DB).withoutMergeControl();
         objects = new InMemoryObjectStore();
         source = new InMemorySourceReader(TABLE, 1_500, i -> new Object[] {(long) i, i % 4 == 0 ? null : "s" + i});
         RunConnectors fakes = new RunConnectors() {
@@ -129,12 +132,15 @@ class TransferProcessorsTest {
         e.setProperty(RouteProperties.FORMAT, "rowbinary");
         PrepareSteps.run(e);
 
-        String create = ch.statements.stream().filter(s -> s.startsWith("CREATE TABLE")).findFirst().orElseThrow();
-        assertTrue(create.startsWith("CREATE TABLE `analytics`.`" + staging() + "` (`id` Int32, `status` "
-            + "Nullable(String), "), create);
-        assertTrue(create.endsWith("ENGINE = MergeTree ORDER BY (`id`) SETTINGS non_replicated_deduplication_window = "
-            + "1000 COMMENT '" + run.plan().generationComment()
-            + "'"), create);
+        ClickHouseOperations.TableSpec create = ch.created().get(0);
+        assertEquals(List.of(DB, staging(), "MergeTree"), List.of(create.database(), create.name(), create.engine()));
+        java.util.List<ClickHouseOperations.Column> columns = new java.util.ArrayList<>(List.of(
+            new ClickHouseOperations.Column("id", "Int32"), new ClickHouseOperations.Column("status", "Nullable(String)")));
+        columns.addAll(MetadataColumns.columns());
+        assertEquals(columns, create.columns());
+        assertEquals(List.of("id"), create.orderBy());
+        assertEquals(Map.of("non_replicated_deduplication_window", "1000"), create.settings());
+        assertEquals(run.plan().generationComment(), create.comment());
         assertEquals(staging(), run.stagingTable());
         List<Long> chunkRows = new java.util.ArrayList<>();
         @SuppressWarnings("unchecked")
@@ -149,7 +155,7 @@ class TransferProcessorsTest {
         assertEquals(375L, stats.nullCounts().get("status"));
         assertEquals(1, source.opened());
         run.resources().close();
-        assertTrue(source.closed() && ch.closed, "the run's owner closes what the steps opened");
+        assertTrue(source.closed() && ch.closed(), "the run's owner closes what the steps opened");
     }
 
     @Test
@@ -166,7 +172,7 @@ class TransferProcessorsTest {
             "manifest.invalid_value@sink.options.order_by[0]", "manifest.invalid_value@sink.options.order_by[1]"),
             refused.blockers().stream().map(b -> b.code() + "@" + b.subject()).toList(),
             "an unknown column and a nullable one, all at once");
-        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), "no staging table");
+        assertFalse(ch.ran("createTable"), "no staging table");
         assertEquals(0, source.opened(), "no source row read");
         named.resources().close();
     }
@@ -177,7 +183,7 @@ class TransferProcessorsTest {
         PrepareSteps.run(exchange(run));
         assertTrue(run.resumedAfterPublish() && run.published());
         assertEquals(0, source.opened(), "no source row is read again");
-        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
+        assertFalse(ch.ran("createTable"), ch.log().toString());
     }
 
     /**
@@ -237,16 +243,16 @@ class TransferProcessorsTest {
         CountDownLatch fetching = new CountDownLatch(1);
         sourceOverride = hooked(fetching::countDown, new CountDownLatch(1), null);
         List<String> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        ch.beforeEach = sql -> {
-            if (sql.startsWith("CREATE TABLE")) {
+        ch.beforeEach(op -> {
+            if (op.startsWith("createTable ")) {
                 // a slow DDL: it ends only once the source is being read and the first chunk is complete
                 await(fetching, "the first fetch started while the staging DDL ran");
                 while (run.resources().producer().rowsRead() < 1_000) {
                     Thread.onSpinWait();
                 }
             }
-            events.add(sql.startsWith("insertFile") ? "insert" : sql.split(" ")[0] + " " + sql.split(" ")[1]);
-        };
+            events.add(op.split(" ")[0]);
+        });
         Exchange e = exchange(run);
         e.setProperty(RouteProperties.FORMAT, "rowbinary");
         PrepareSteps.run(e);
@@ -254,11 +260,11 @@ class TransferProcessorsTest {
         java.util.Iterator<Chunk> chunks = e.getProperty(RouteProperties.CHUNKS, java.util.Iterator.class);
         chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c)));
 
-        int create = events.indexOf("CREATE TABLE");
-        int stop = events.indexOf("SYSTEM STOP");
-        int firstInsert = events.indexOf("insert");
+        int create = events.indexOf("createTable");
+        int stop = events.indexOf("stopMerges");
+        int firstInsert = events.indexOf("insertChunk");
         assertTrue(create >= 0 && create < stop && stop < firstInsert, events.toString());
-        assertEquals(3, ch.inserts.size());
+        assertEquals(3, ch.inserts().size());
         assertEquals(1_500, run.counters().rows());
     }
 
@@ -267,12 +273,12 @@ class TransferProcessorsTest {
         CountDownLatch fetching = new CountDownLatch(1);
         CountDownLatch cursorClosed = new CountDownLatch(1);
         sourceOverride = hooked(fetching::countDown, cursorClosed, null);
-        ch.beforeEach = sql -> {
-            if (sql.startsWith("CREATE TABLE")) {
+        ch.beforeEach(op -> {
+            if (op.startsWith("createTable ")) {
                 await(fetching, "the source is being read while the DDL runs");
                 throw new io.dpone.clickhouse.ClickHouseQueryException("Code: 241. MEMORY_LIMIT_EXCEEDED");
             }
-        };
+        });
         Exchange e = exchange(run);
         e.setProperty(RouteProperties.FORMAT, "rowbinary");
         RuntimeException failed = assertThrows(RuntimeException.class, () -> PrepareSteps.run(e));
@@ -292,11 +298,11 @@ class TransferProcessorsTest {
             throw new DponeException(io.dpone.error.BlockerCode.SOURCE_READ_FAILED, "source.table",
                 "source read failed (SQLState 08S01)");
         }, new CountDownLatch(1), null);
-        ch.beforeEach = sql -> {
-            if (sql.startsWith("SYSTEM STOP MERGES")) { // the CREATE has taken effect
+        ch.beforeEach(op -> {
+            if (op.startsWith("stopMerges ")) { // the CREATE has taken effect
                 created.countDown();
             }
-        };
+        });
         Exchange e = exchange(run);
         e.setProperty(RouteProperties.FORMAT, "rowbinary");
         PrepareSteps.run(e);
@@ -306,7 +312,7 @@ class TransferProcessorsTest {
         DponeException failed = assertThrows(DponeException.class,
             () -> chunks.forEachRemaining(c -> new LoadChunkProcessor().process(exchange(c))));
         assertEquals("source.read_failed", failed.blockers().get(0).code());
-        assertEquals(0, ch.inserts.size());
+        assertEquals(0, ch.inserts().size());
         new FailedRunProcessor().process(e);
         assertFalse(ch.exists(DB, staging()), "the error policy drops the staging table");
         run.resources().close();
@@ -320,7 +326,7 @@ class TransferProcessorsTest {
         e.setProperty(RouteProperties.FORMAT, "rowbinary");
         DponeException failed = assertThrows(DponeException.class, () -> PrepareSteps.run(e));
         assertEquals("source.read_failed", failed.blockers().get(0).code());
-        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("CREATE TABLE")), ch.statements.toString());
+        assertFalse(ch.ran("createTable"), ch.log().toString());
         assertFalse(run.resources().hasProducer());
         run.resources().close();
         assertTrue(source.closed(), "the connection the source side opened closes with the run");
@@ -330,15 +336,17 @@ class TransferProcessorsTest {
     void loadChunkInsertsTheChunkIntoThisRunsStagingTableThenDeletesItAndCountsIt() throws Exception {
         run.claimStaging();
         run.described(TABLE, new RowBinaryFormat(), Instant.parse("2026-01-01T00:00:00Z"));
+        ch.table(DB, staging(), run.plan().generationComment());
         Path file = chunk("chunk-000000.bin", new byte[] {1, 2, 3, 4, 5});
         new LoadChunkProcessor().process(exchange(new Chunk(0, file, 3, 5)));
 
-        assertEquals(1, ch.inserts.size());
-        ClickHouseEndpoint.InsertFile insert = ch.inserts.get(0);
-        assertEquals("`analytics`.`" + staging() + "`", insert.table());
-        assertEquals("`id`, `status`, " + String.join(", ", MetadataColumns.NAMES.stream()
-            .map(n -> "`" + n + "`").toList()), insert.columns());
-        assertTrue(insert.selectList().contains("'run-1'"), insert.selectList());
+        assertEquals(1, ch.inserts().size());
+        ClickHouseOperations.ChunkInsert insert = ch.inserts().get(0);
+        assertEquals(List.of(DB, staging()), List.of(insert.database(), insert.table()));
+        assertEquals(List.of("id", "status"), insert.columns());
+        assertEquals(List.of("`id`", "`status`"), insert.selects());
+        assertEquals(List.of("run-1", run.plan().loadId()), List.of(insert.stamp().runId(), insert.stamp().loadId()));
+        assertEquals(run.plan().loadId() + ":0", insert.deduplicationToken(), "one token per load and chunk");
         assertEquals("RowBinary", insert.format());
         assertEquals(file, insert.file());
         assertFalse(Files.exists(file), "the chunk file is deleted once loaded");
@@ -351,6 +359,7 @@ class TransferProcessorsTest {
     void uploadPutsTheChunkUnderTheRunPrefixAndThePullReadsExactlyThatObject() throws Exception {
         run.claimStaging();
         run.described(TABLE, new ParquetFormat(), Instant.parse("2026-01-01T00:00:00Z"));
+        ch.table(DB, staging(), run.plan().generationComment());
         ObjectStaging staging = objectStaging();
         byte[] bytes = {9, 8, 7};
         Path file = chunk("chunk-000000.parquet", bytes);
@@ -365,11 +374,13 @@ class TransferProcessorsTest {
             assertArrayEquals(bytes, in.readAllBytes());
         }
         assertFalse(Files.exists(file), "the local chunk is deleted once uploaded");
-        String pull = ch.statements.get(ch.statements.size() - 1);
-        assertTrue(pull.startsWith("INSERT INTO `analytics`.`" + staging() + "` (`id`, `status`, "), pull);
-        assertTrue(pull.contains("FROM s3(`dpone_stage`, url = 'http://objects.test/stage-bucket/" + key + "'"), pull);
-        assertTrue(pull.endsWith("SETTINGS s3_throw_on_zero_files_match = 1, insert_deduplicate = 0"), pull);
-        assertFalse(pull.contains("ak") && pull.contains("'sk'"), "no key in the statement: the collection holds it");
+        ClickHouseOperations.ObjectPull pull = ch.pulls().get(ch.pulls().size() - 1);
+        assertEquals(List.of(DB, staging()), List.of(pull.database(), pull.table()));
+        assertEquals(List.of("id", "status"), pull.columns());
+        assertEquals(new ClickHouseOperations.ObjectRead("s3", null, "http://objects.test/stage-bucket/" + key,
+            "dpone_stage", null, null, "Parquet", new ParquetFormat().structure(TABLE.columns())), pull.read(),
+            "no key in the read: the collection holds it");
+        assertEquals(Map.of("s3_throw_on_zero_files_match", "1", "insert_deduplicate", "0"), pull.settings());
         assertEquals(List.of(2L, 3L, 1L), List.of(run.counters().rows(), run.counters().bytes(),
             (long) run.counters().chunks()));
     }
@@ -382,11 +393,11 @@ class TransferProcessorsTest {
         run.addGate(GateResult.passed("row_count", Map.of("source", 3, "target", 3)));
         gatesPassed(run, "row_count");
         Path journal = RunJournal.path(run);
-        ch.beforeEach = sql -> {
-            if (sql.startsWith("EXCHANGE")) {
+        ch.beforeEach(op -> {
+            if (op.startsWith("exchange ")) {
                 assertTrue(Files.exists(journal), "the run journal is durable before the swap");
             }
-        };
+        });
         new PublishProcessor().process(exchange(run));
 
         assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
@@ -421,8 +432,7 @@ class TransferProcessorsTest {
             io.dpone.error.DponeException.class, () -> new PublishProcessor().process(exchange(run)));
         assertEquals(List.of("quality.typed_hash_mismatch"), failed.blockers().stream().map(b -> b.code()).toList());
         assertFalse(Files.exists(RunJournal.path(run)), "no evidence journal for a refused run");
-        assertFalse(ch.statements.stream().anyMatch(s -> s.startsWith("EXCHANGE") || s.startsWith("RENAME")),
-            ch.statements.toString());
+        assertFalse(ch.ran("exchange") || ch.ran("rename"), ch.log().toString());
         assertEquals("dpone:run=older", ch.comment(DB, "orders"), "the target is untouched");
         assertFalse(run.published());
     }
@@ -450,7 +460,7 @@ class TransferProcessorsTest {
         run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
         gatesPassed(run);
         new PublishProcessor().process(exchange(run));
-        assertTrue(ch.statements.stream().anyMatch(s -> s.startsWith("RENAME TABLE")), ch.statements.toString());
+        assertTrue(ch.ran("rename"), ch.log().toString());
         assertFalse(ch.exists(DB, staging()));
         assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
     }

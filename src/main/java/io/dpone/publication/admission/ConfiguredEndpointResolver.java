@@ -73,7 +73,7 @@ public final class ConfiguredEndpointResolver implements EndpointResolver {
             throw unresolved(member.id(), "its connection alias cannot be opened");
         }
         try {
-            endpoint.query("SELECT 1");
+            endpoint.operations().ping();
             return endpoint;
         } catch (RuntimeException e) {
             endpoint.close();

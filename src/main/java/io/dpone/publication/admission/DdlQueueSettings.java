@@ -33,8 +33,8 @@ public record DdlQueueSettings(long taskMaxLifetimeSeconds, long maxTasksInQueue
     /** Reads one member's settings; failures are typed admission blockers (see {@link AdmissionFailures}). */
     public static DdlQueueSettings read(MemberId member, ClickHouseEndpoint endpoint) {
         return AdmissionFailures.query(member.toString(), "system.server_settings",
-            () -> fromRows(endpoint.query("SELECT name, value FROM system.server_settings WHERE name IN ('"
-                + LIFETIME + "', '" + MAX_TASKS + "')")));
+            () -> fromRows(endpoint.operations().serverSettings(List.of(LIFETIME, MAX_TASKS)).entrySet().stream()
+                .map(e -> List.of(e.getKey(), e.getValue())).toList()));
     }
 
     /** Rows of (name, value); a setting not listed keeps ClickHouse's default. */

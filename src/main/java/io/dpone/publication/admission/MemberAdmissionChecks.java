@@ -1,7 +1,7 @@
 package io.dpone.publication.admission;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.publication.MemberId;
@@ -49,13 +49,12 @@ public final class MemberAdmissionChecks {
                                       Mode mode, Duration maxRecoveryWindow, DdlQueueSettings queue) {
         List<Blocker> blockers = new ArrayList<>();
         String subject = member.toString();
-        List<List<String>> db = AdmissionFailures.query(subject, "system.databases",
-            () -> endpoint.query("SELECT engine FROM system.databases WHERE name = " + ClickHouseSql.literal(database)));
-        databaseEngine(member, db.isEmpty() ? null : db.get(0).get(0)).ifPresent(blockers::add);
-        List<List<String>> t = AdmissionFailures.query(subject, "system.tables",
-            () -> endpoint.query("SELECT engine FROM system.tables WHERE database = "
-                + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table)));
-        targetEngine(member, t.isEmpty() ? null : t.get(0).get(0), mode).ifPresent(blockers::add);
+        ClickHouseOperations ops = endpoint.operations();
+        Optional<String> db = AdmissionFailures.query(subject, "system.databases", () -> ops.databaseEngine(database));
+        databaseEngine(member, db.orElse(null)).ifPresent(blockers::add);
+        Optional<String> t = AdmissionFailures.query(subject, "system.tables",
+            () -> ops.table(database, table).map(ClickHouseOperations.TableInfo::engine));
+        targetEngine(member, t.orElse(null), mode).ifPresent(blockers::add);
         showGrants(endpoint).ifPresent(lines -> grants(member, database, lines).ifPresent(blockers::add));
         retention(member, Long.toString(queue.taskMaxLifetimeSeconds()), maxRecoveryWindow).ifPresent(blockers::add);
         return blockers;
@@ -95,7 +94,7 @@ public final class MemberAdmissionChecks {
 
     private static Optional<List<String>> showGrants(ClickHouseEndpoint endpoint) {
         try {
-            return Optional.of(endpoint.query("SHOW GRANTS").stream().map(r -> r.get(0)).toList());
+            return Optional.of(endpoint.operations().grants());
         } catch (RuntimeException e) {
             return Optional.empty(); // best effort: a principal that cannot list its grants is not judged here
         }

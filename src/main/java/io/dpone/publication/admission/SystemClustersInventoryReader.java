@@ -1,7 +1,6 @@
 package io.dpone.publication.admission;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import java.util.List;
@@ -33,9 +32,8 @@ public final class SystemClustersInventoryReader {
 
     /** The cluster as this endpoint advertises it, possibly empty (a member compares it with the entry's view). */
     public List<AdvertisedMember> view(String cluster) {
-        return fromRows(cluster, endpoint.query("SELECT host_name, toString(port),"
-            + " toString(shard_num), toString(replica_num), toString(internal_replication) FROM system.clusters"
-            + " WHERE cluster = " + ClickHouseSql.literal(cluster) + " ORDER BY shard_num, replica_num"));
+        return endpoint.operations().clusterReplicas(cluster).stream().map(r -> new AdvertisedMember(cluster,
+            r.hostName(), r.port(), r.shard(), r.replica(), r.internalReplication())).toList();
     }
 
     /** Rows of host_name, port, shard_num, replica_num, internal_replication (all as text). */

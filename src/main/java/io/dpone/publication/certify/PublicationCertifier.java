@@ -2,7 +2,7 @@ package io.dpone.publication.certify;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseEndpoints;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;
 import io.dpone.error.Blocker;
@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -98,19 +99,16 @@ public final class PublicationCertifier {
             for (Map.Entry<MemberId, ClickHouseEndpoint> e : admitted.endpoints().entrySet()) {
                 String id = e.getKey().value();
                 Receipt.Member rm = byId.get(id);
-                List<List<String>> t = e.getValue().query("SELECT toString(uuid), comment FROM system.tables WHERE database = "
-                    + ClickHouseSql.literal(target.database()) + " AND name = " + ClickHouseSql.literal(target.table()));
-                boolean present = !t.isEmpty() && rm != null;
-                checks.add(new CertificationCheck("target_uuid_is_receipt", id, present && t.get(0).get(0).equals(rm.targetUuid())));
-                GenerationMarker marker = present ? GenerationMarker.parse(t.get(0).get(1)) : null;
+                ClickHouseOperations ops = e.getValue().operations();
+                Optional<ClickHouseOperations.TableInfo> t = ops.table(target.database(), target.table());
+                boolean present = t.isPresent() && rm != null;
+                checks.add(new CertificationCheck("target_uuid_is_receipt", id, present && t.get().uuid().equals(rm.targetUuid())));
+                GenerationMarker marker = present ? GenerationMarker.parse(t.get().comment()) : null;
                 checks.add(new CertificationCheck("generation_marker", id,
                     marker != null && marker.generationId().equals(receipt.generationId())));
-                long rows = present ? Long.parseLong(e.getValue().query("SELECT count() FROM "
-                    + ClickHouseSql.table(target.database(), target.table())).get(0).get(0)) : -1;
+                long rows = present ? ops.count(target.database(), target.table()) : -1;
                 checks.add(new CertificationCheck("exact_row_count", id, rows == receipt.artifact().rows()));
-                long leftovers = Long.parseLong(e.getValue().query("SELECT count() FROM system.tables WHERE database = "
-                    + ClickHouseSql.literal(target.database()) + " AND startsWith(name, "
-                    + ClickHouseSql.literal(target.table() + "__dpone_") + ")").get(0).get(0));
+                long leftovers = ops.tablesWithPrefix(target.database(), target.table() + "__dpone_").size();
                 checks.add(new CertificationCheck("no_owned_leftovers", id, leftovers == 0));
             }
         }

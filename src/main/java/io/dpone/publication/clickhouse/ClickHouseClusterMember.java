@@ -1,6 +1,7 @@
 package io.dpone.publication.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseOperations;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.ServerClickHouseEndpoint;
 import io.dpone.publication.MemberId;
@@ -40,16 +41,14 @@ public final class ClickHouseClusterMember implements ClusterMember {
     @Override
     public Optional<TableState> table(String database, String table) {
         return MemberFailures.call(id, "a table read", () -> {
-            List<List<String>> rows = endpoint.query("SELECT toString(uuid), engine, comment FROM system.tables"
-                + " WHERE database = " + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table));
-            if (rows.isEmpty()) {
+            Optional<ClickHouseOperations.TableInfo> info = endpoint.operations().table(database, table);
+            if (info.isEmpty()) {
                 return Optional.<TableState>empty();
             }
-            List<String> r = rows.get(0);
+            ClickHouseOperations.TableInfo t = info.get();
             // exact count, never total_rows estimates
-            long count = Long.parseLong(endpoint.query("SELECT count() FROM " + ClickHouseSql.table(database, table))
-                .get(0).get(0));
-            return Optional.of(new TableState(UUID.fromString(r.get(0)), r.get(1), r.get(2), count));
+            long count = endpoint.operations().count(database, table);
+            return Optional.of(new TableState(UUID.fromString(t.uuid()), t.engine(), t.comment(), count));
         });
     }
 
