@@ -46,7 +46,8 @@ class BoundedCommandTest {
             """.formatted(url, dir.resolve("chdb")));
         Path out = dir.resolve("out");
         long t0 = System.nanoTime();
-        Run r = run(Map.of("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString(), "DPONE_PHASE_TIMEOUT", "10s"), 90,
+        // 20 s: the bound covers the JVM's own start phase too, which a loaded 2-core machine once took over 10 s for
+        Run r = run(Map.of("DPONE_RUNTIME_CONNECTION_CONTEXT", context.toString(), "DPONE_PHASE_TIMEOUT", "20s"), 150,
             "ops", "cdc-runtime-run", "--mode", "live", "--source", "mssql", "--sink", "clickhouse", "--backend",
             "mssql_cdc", "--pipeline-name", "orders-cdc", "--source-schema", "dbo", "--source-table", "orders",
             "--target-dataset", "analytics.orders_cdc", "--unique-key", "order_id", "--source-connection-id",
@@ -61,12 +62,12 @@ class BoundedCommandTest {
         String named = blocker.path("details").path("thread_dump").asText();
         assertTrue(blocker.path("subject").asText().startsWith("cdc_runtime_tick/"), () -> blocker + "\n"
             + (Files.exists(out.resolve(named)) ? read(out.resolve(named)) : "no dump in the output directory"));
-        assertEquals(10, blocker.path("details").path("bound_seconds").asInt());
+        assertEquals(20, blocker.path("details").path("bound_seconds").asInt());
         String dumpName = blocker.path("details").path("thread_dump").asText();
         assertFalse(r.stderr.contains(dir.toString()), "no local path in the failure: " + r.stderr);
         String dump = Files.readString(out.resolve(dumpName));
         assertTrue(dump.contains("NeverAnsweringSource.maxLsn"), "the dump shows where it hangs:\n" + dump);
-        assertTrue(seconds < 60, "ended in " + seconds + " s");
+        assertTrue(seconds < 100, "ended in " + seconds + " s");
     }
 
     @Test
