@@ -107,6 +107,9 @@ class MssqlFaultSuiteTest {
                     proxy.faults(false);
                     Map<String, Long> retries = r.retries() == null ? Map.of() : r.retries().byKind();
                     List<String> codes = FaultSchedules.codes(r);
+                    if (!r.passed()) {
+                        System.err.println("seed " + Long.toHexString(seed) + " failed: " + r.blockers());
+                    }
                     String violation;
                     boolean resumed = false;
                     if (r.passed()) {
