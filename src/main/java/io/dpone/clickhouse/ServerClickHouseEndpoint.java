@@ -164,9 +164,7 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
     @Override
     public List<List<String>> query(String sql) {
         QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRow);
-        return bounded(c -> {
-            return read(c, call(() -> c.query(sql, settings)), CompactRows::parse);
-        });
+        return bounded(c -> rows(c, call(() -> c.query(sql, settings)), 0));
     }
 
     @Override
@@ -174,9 +172,40 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         QuerySettings settings = settings(ClickHouseFormat.JSONCompactEachRowWithNames);
         settings.serverSetting("readonly", "1");
         String statement = ReadOnlySql.statement(sql);
-        return bounded(c -> {
-            return read(c, call(() -> c.query(statement, settings)), CompactRows::parse);
-        });
+        return bounded(c -> rows(c, call(() -> c.query(statement, settings)), 1));
+    }
+
+    /**
+     * Reads a {@code JSONCompactEachRow} result ({@code headerRows} lines of names before the data) and checks it is
+     * whole: a response cut short must fail, transient, and never read as an empty or short result. A body cut inside
+     * its chunked framing fails already (httpcore5's premature end of a chunk); a response cut inside its head does
+     * not: httpcore5 takes the end of the stream for the end of the head, and a head without its
+     * {@code Transfer-Encoding} reads as a body delimited by the close, which is empty. So the head must carry
+     * {@code X-ClickHouse-Summary} (a server sends it on every HTTP answer, after the framing headers), whole, and
+     * when it states {@code result_rows} (servers since 22.8, final with {@code wait_end_of_query=1}) the body must
+     * hold at least that many rows.
+     */
+    private List<List<String>> rows(Client c, QueryResponse response, int headerRows) {
+        List<List<String>> rows = read(c, response, CompactRows::parse);
+        String summary = response.getResponseHeaders() == null ? null
+            : response.getResponseHeaders().get("X-ClickHouse-Summary");
+        long stated = ResponseSummary.resultRows(summary);
+        if (stated == ResponseSummary.MISSING) {
+            throw truncated("its head ended before the X-ClickHouse-Summary header");
+        }
+        if (stated == ResponseSummary.MALFORMED) {
+            throw truncated("its X-ClickHouse-Summary header is cut short");
+        }
+        long data = Math.max(0, rows.size() - headerRows);
+        if (stated > data || rows.size() < headerRows) {
+            throw truncated("it holds " + data + " of the " + stated + " rows the server reported");
+        }
+        return rows;
+    }
+
+    private io.dpone.retry.TransientFailure truncated(String why) {
+        return new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, "the response of the "
+            + "ClickHouse server of connection '" + alias + "' was cut short (" + why + ")" + hint);
     }
 
     /**
@@ -339,6 +368,16 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
                     + alias + "' sent response headers beyond the limits (" + ResponseLimits.MAX_HEADERS
                     + " lines of at most " + ResponseLimits.MAX_HEADER_LINE + " characters)");
             }
+            if (c instanceof org.apache.hc.core5.http.ParseException
+                    || c instanceof org.apache.hc.core5.http.NotImplementedException) {
+                // a response head that ends in a partial line (the connection was cut inside it, e.g. inside
+                // "Transfer-Encoding: chunked", read as an unknown transfer encoding): worth another try
+                return truncated("its head ends in a partial line");
+            }
+            if (c instanceof IllegalArgumentException && readingHead(c)) {
+                // client-v2 parsing a header cut inside its value (the summary's JSON, the format's name)
+                return truncated("a header of its head is cut short");
+            }
             if (c instanceof ServerException) {
                 answered = true; // an HTTP answer, whatever it says: something listens there
             }
@@ -381,6 +420,22 @@ public final class ServerClickHouseEndpoint implements ClickHouseEndpoint {
         return io.dpone.retry.TransientFaults.isTransient(t) || answered && io.dpone.retry.TransientFaults.refused(t)
             ? new io.dpone.retry.TransientFailure(BlockerCode.CONNECTION_FAILED, alias, message)
             : new DponeException(BlockerCode.CONNECTION_FAILED, alias, message);
+    }
+
+    /** Client-v2's classes that read a response's head (its summary and format headers). */
+    private static final java.util.Set<String> HEAD_READERS = java.util.Set.of(
+        "com.clickhouse.client.api.data_formats.internal.ProcessParser",
+        "com.clickhouse.client.api.internal.HttpAPIClientHelper$TransportResponseImpl");
+
+    /** Whether {@code e} was raised while client-v2 read a response's head: by its top frames, client-v2's own. */
+    private static boolean readingHead(Throwable e) {
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(frames.length, 8); i++) {
+            if (HEAD_READERS.contains(frames[i].getClassName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void closeQuietly(AutoCloseable response) {

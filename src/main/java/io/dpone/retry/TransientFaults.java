@@ -113,8 +113,17 @@ public final class TransientFaults {
             return false;
         }
         String state = e.getSQLState();
-        return (state != null && state.startsWith("08")) || e instanceof SQLTransientConnectionException
-            || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException;
+        if ((state != null && state.startsWith("08")) || e instanceof SQLTransientConnectionException
+                || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException) {
+            return true;
+        }
+        // a driver's own exception around the socket's (mssql-jdbc's "Connection reset" may carry no SQLState)
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (!(t instanceof SQLException) && transientType(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An HTTP status a proxy or an overloaded server answers, that a later attempt may not get. */

@@ -55,7 +55,7 @@ public final class PrepareObjectStorageProcessor implements Processor {
         String function = clusterOutcome == null ? planned : "s3";
         StagingStore store = run.plan().connectors().stagingStore(run.plan().context().resolve(
             cfg.runtimeConnectionId(), ConnectionType.S3, PATH + ".object_storage.runtime_access.connection_id"),
-            prefix.bucket());
+            prefix.bucket(), run.retries());
         run.resources().objectStaging(new ObjectStaging(store, prefix, cfg, function, bulk.cluster()));
         if (store.embedded() && "named_collection".equals(cfg.readMode()) && "embedded".equals(clickhouse.kind())) {
             provisionNamedCollection(clickhouse, cfg.namedCollection(), store);

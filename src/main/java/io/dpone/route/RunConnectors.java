@@ -22,6 +22,14 @@ public interface RunConnectors {
 
     StagingStore stagingStore(ConnectionSpec spec, String bucket);
 
+    /**
+     * The staging store of a run whose object puts and gets retry under {@code budget}; the default opens
+     * {@link #stagingStore(ConnectionSpec, String)} as it is (a fake fails as it is told to).
+     */
+    default StagingStore stagingStore(ConnectionSpec spec, String bucket, io.dpone.retry.RetryBudget budget) {
+        return stagingStore(spec, bucket);
+    }
+
     /** How runs in {@code camel} open their endpoint, source and object staging (bean {@value #BEAN}). */
     static RunConnectors of(org.apache.camel.CamelContext camel) {
         RunConnectors c = camel.getRegistry().lookupByNameAndType(BEAN, RunConnectors.class);
@@ -43,6 +51,11 @@ public interface RunConnectors {
         @Override
         public StagingStore stagingStore(ConnectionSpec spec, String bucket) {
             return StagingStore.open(spec, bucket);
+        }
+
+        @Override
+        public StagingStore stagingStore(ConnectionSpec spec, String bucket, io.dpone.retry.RetryBudget budget) {
+            return StagingStore.open(spec, bucket, budget);
         }
     };
 }

@@ -341,8 +341,28 @@ public final class JdbcSourceReader implements SourceReader {
                 throw e;
             }
         } catch (SQLException e) {
-            throw readFailed("cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")", e);
+            throw readFailed("cannot read source table " + table.ref() + " (SQLState " + e.getSQLState() + ")", e,
+                lost(connection));
         }
+    }
+
+    /**
+     * Whether {@code c} is closed after a failure: a driver closes its connection when the wire broke (mssql-jdbc
+     * terminates it on a reset, or on a stream that ended inside a packet, "SQL Server returned an incomplete
+     * response", whose SQLState may be null), never for a statement the server refused.
+     */
+    static boolean lost(Connection c) {
+        try {
+            return c.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    static DponeException readFailed(String message, SQLException e, boolean connectionLost) {
+        return connectionLost && !io.dpone.retry.TransientFaults.refused(e)
+            ? new io.dpone.retry.TransientFailure(BlockerCode.SOURCE_READ_FAILED, "source.table", message)
+            : readFailed(message, e);
     }
 
     /** {@code source.read_failed}; transient ({@link io.dpone.retry.TransientFailure}) when the connection broke. */
@@ -395,7 +415,13 @@ public final class JdbcSourceReader implements SourceReader {
                 throw new DponeException(BlockerCode.SOURCE_VALUE_OUT_OF_RANGE, "source.columns." + columns.get(i).name(),
                     e.getMessage() + refusalHint(columns.get(i)));
             } catch (SQLException e) {
-                throw readFailed("source read failed (SQLState " + e.getSQLState() + ")", e);
+                Connection c;
+                try {
+                    c = statement.getConnection();
+                } catch (SQLException closed) {
+                    c = null;
+                }
+                throw readFailed("source read failed (SQLState " + e.getSQLState() + ")", e, c == null || lost(c));
             }
         }
 

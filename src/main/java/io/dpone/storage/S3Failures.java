@@ -36,9 +36,11 @@ final class S3Failures {
             return new ObjectStoreException(reason, prefix + "HTTP " + status + (code == null ? "" : " " + code), e,
                 io.dpone.retry.TransientFaults.isTransientHttpStatus(status));
         }
-        if (e instanceof SdkClientException && e.getCause() instanceof IOException io) {
+        if (e instanceof SdkClientException && e.getCause() instanceof IOException cause) {
+            // a refused connect is nothing listening there (a wrong port, a store that is down): not worth a retry
             return new ObjectStoreException(ObjectStoreException.Reason.UNREACHABLE,
-                    prefix + "endpoint unreachable (" + io.getClass().getSimpleName() + ")", e);
+                    prefix + "endpoint unreachable (" + cause.getClass().getSimpleName() + ")", e,
+                    !io.dpone.retry.TransientFaults.refused(e));
         }
         return new ObjectStoreException(ObjectStoreException.Reason.FAILED,
                 prefix + e.getClass().getSimpleName(), e, io.dpone.retry.TransientFaults.isTransient(e));

@@ -133,6 +133,11 @@ final class S3MultipartUpload {
 
             private void fail(String operation, Exception e) {
                 ObjectStoreException failure = failures.failUpload(operation, key, e);
+                if (failure.transientFault() && !"CompleteMultipartUpload".equals(operation)) {
+                    // left open for a retry of the same part number (RetryingObjectStore), which aborts it when
+                    // the retries end; a caller without retries aborts it on the failure
+                    throw failure;
+                }
                 try {
                     abort();
                 } catch (RuntimeException abortFailure) {

@@ -119,6 +119,16 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     public static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
                                         String bucket, Tuning tuning, Timeouts timeouts,
                                         List<ExecutionInterceptor> interceptors) {
+        return connect(endpoint, region, accessKey, secretKey, bucket, tuning, timeouts, interceptors, true);
+    }
+
+    /**
+     * As above; {@code sdkRetries} false turns the SDK's own retries off (its standard mode otherwise: 3 attempts per
+     * request), for a run whose {@link RetryingObjectStore} retries under the run's budget, the single bound.
+     */
+    public static S3ObjectStore connect(String endpoint, String region, String accessKey, String secretKey,
+                                        String bucket, Tuning tuning, Timeouts timeouts,
+                                        List<ExecutionInterceptor> interceptors, boolean sdkRetries) {
         if (accessKey == null || accessKey.isBlank() || secretKey == null || secretKey.isBlank()) {
             throw new IllegalArgumentException("S3 access key and secret key are required");
         }
@@ -138,6 +148,9 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
                 .addPlugin(LegacyMd5Plugin.create())
                 .overrideConfiguration(c -> {
                     c.apiCallTimeout(timeouts.apiCall()).apiCallAttemptTimeout(timeouts.attempt());
+                    if (!sdkRetries) {
+                        c.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy.doNotRetry());
+                    }
                     interceptors.forEach(c::addExecutionInterceptor);
                 });
         String base = null;

@@ -35,8 +35,22 @@ public final class StagingStore implements AutoCloseable {
         this.embedded = embedded;
     }
 
-    /** Opens the store for {@code bucket} through {@code spec}. */
+    /** Opens the store for {@code bucket} through {@code spec}, with the SDK's own retries (no run budget). */
     public static StagingStore open(ConnectionSpec spec, String bucket) {
+        return open(spec, bucket, null);
+    }
+
+    /**
+     * Opens the store for a run: its puts and gets retry under the run's {@code budget} ({@link RetryingObjectStore}),
+     * and the S3 client's own retries are off, so the budget is the single bound. A null budget keeps the SDK's.
+     */
+    public static StagingStore open(ConnectionSpec spec, String bucket, io.dpone.retry.RetryBudget budget) {
+        StagingStore plain = openPlain(spec, bucket, budget == null);
+        return budget == null ? plain : new StagingStore(new RetryingObjectStore(plain.store, budget), plain.bucket,
+            plain.clickHouseEndpoint, plain.accessKey, plain.secretKey, plain.embedded);
+    }
+
+    private static StagingStore openPlain(ConnectionSpec spec, String bucket, boolean sdkRetries) {
         if (spec.embedded()) {
             // without a path: under DPONE_HOME (private), never a shared, predictable name in the temp directory
             EmbeddedS3 s3 = embedded(Path.of(spec.option("path",
@@ -53,7 +67,8 @@ public final class StagingStore implements AutoCloseable {
         }
         Secret ak = Secret.of(spec.user());
         S3ObjectStore store = S3ObjectStore.connect(spec.url(), spec.option("region", S3ObjectStore.DEFAULT_REGION),
-            spec.user(), spec.password().reveal(), bucket, S3ObjectStore.Tuning.DEFAULTS, timeouts(spec), List.of());
+            spec.user(), spec.password().reveal(), bucket, S3ObjectStore.Tuning.DEFAULTS, timeouts(spec), List.of(),
+            sdkRetries);
         return new StagingStore(store, bucket, spec.option("clickhouse_endpoint", spec.url()), ak, spec.password(),
             false);
     }

@@ -105,7 +105,8 @@ class TwinFailureTest {
              ClickHouseEndpoint ch = ClickHouseEndpoints.open(context(h2, twin.url(), twin.password(), Map.of())
                  .resolve(SERVER, ConnectionType.CLICKHOUSE, "test"))) {
             DemoSalesGenerator.seed(src, 3_000, 3);
-            assertTrue(new FullRefreshRunner(camel, ctx, dir).run(m, "good", ProgressListener.NONE).passed());
+            RunReport good = new FullRefreshRunner(camel, ctx, dir).run(m, "good", ProgressListener.NONE);
+            assertTrue(good.passed(), () -> "the good run: " + good.blockers());
             fault(fault);
             RunReport bad;
             try {

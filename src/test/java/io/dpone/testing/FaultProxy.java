@@ -48,6 +48,8 @@ public final class FaultProxy implements AutoCloseable {
     private final long window;
     private final long stallMillis;
     private final long dripMillis;
+    /** When not negative, every connection gets its fault at this offset (a replay of one offset; see {@link #at}). */
+    private final long fixedOffset;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean enabled = new AtomicBoolean(true);
     private final AtomicInteger refuseNext = new AtomicInteger();
@@ -57,7 +59,8 @@ public final class FaultProxy implements AutoCloseable {
     private final Thread acceptor;
 
     private FaultProxy(InetSocketAddress upstream, long seed, List<Kind> kinds, double faultRate, long window,
-                       long stallMillis, long dripMillis) throws IOException {
+                       long stallMillis, long dripMillis, long fixedOffset) throws IOException {
+        this.fixedOffset = fixedOffset;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.upstream = upstream;
         this.random = new Random(seed);
@@ -78,7 +81,17 @@ public final class FaultProxy implements AutoCloseable {
     public static FaultProxy start(String host, int port, long seed, List<Kind> kinds, double faultRate, long window,
                                    long stallMillis, long dripMillis) throws IOException {
         return new FaultProxy(new InetSocketAddress(host, port), seed, kinds, faultRate, window, stallMillis,
-            dripMillis);
+            dripMillis, -1);
+    }
+
+    /**
+     * A proxy to {@code host:port} that gives every connection the fault {@code kind} at exactly byte {@code offset}
+     * (both directions counted together): the deterministic replay of one point of a schedule, for sweeping the
+     * offsets of one request.
+     */
+    public static FaultProxy at(String host, int port, Kind kind, long offset, long stallMillis) throws IOException {
+        return new FaultProxy(new InetSocketAddress(host, port), 0, List.of(kind), 1.0, offset + 1, stallMillis,
+            stallMillis, offset);
     }
 
     public int port() {
@@ -127,7 +140,7 @@ public final class FaultProxy implements AutoCloseable {
             synchronized (random) {
                 boolean faulty = random.nextDouble() < faultRate;
                 kind = kinds.get(random.nextInt(kinds.size()));
-                offset = (long) (random.nextDouble() * window);
+                offset = fixedOffset >= 0 ? fixedOffset : (long) (random.nextDouble() * window);
                 if (!faulty || !enabled.get()) {
                     kind = null;
                 }

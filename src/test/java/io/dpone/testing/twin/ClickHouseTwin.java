@@ -185,7 +185,7 @@ public final class ClickHouseTwin {
                 return;
             }
             headers.set("X-ClickHouse-Format", request.format());
-            headers.set("X-ClickHouse-Summary", summary(result));
+            headers.set("X-ClickHouse-Summary", summary(result, request.format()));
             headers.set("Content-Type", "text/plain; charset=UTF-8");
             exchange.sendResponseHeaders(200, 0);
             write(exchange, request, result.bytes());
@@ -229,9 +229,34 @@ public final class ClickHouseTwin {
         }
     }
 
-    private static String summary(ChdbConnection.Result r) {
+    /**
+     * The summary as a server with {@code wait_end_of_query=1} sends it (22.8 and later): final counters, and
+     * {@code result_rows}, the rows of the result, counted here for the line formats (one row a line, after the
+     * names and types lines); the binary formats leave it out, as a server before 22.8 does.
+     */
+    private static String summary(ChdbConnection.Result r, String format) {
+        long rows = resultRows(format, r.bytes());
         return "{\"read_rows\":\"" + r.rowsRead() + "\",\"read_bytes\":\"" + r.bytesRead() + "\",\"written_rows\":\""
             + r.rowsWritten() + "\",\"written_bytes\":\"" + r.bytesWritten() + "\",\"total_rows_to_read\":\"0\","
+            + (rows < 0 ? "" : "\"result_rows\":\"" + rows + "\",")
             + "\"result_bytes\":\"" + r.bytes().length + "\",\"elapsed_ns\":\"" + r.elapsedNanos() + "\"}";
+    }
+
+    /** The rows of a result in a line format, or -1 for a format the twin does not count. */
+    static long resultRows(String format, byte[] bytes) {
+        boolean lines = format.startsWith("JSONEachRow") || format.startsWith("JSONCompactEachRow")
+            || format.startsWith("JSONStringsEachRow") || format.startsWith("JSONCompactStringsEachRow")
+            || format.startsWith("TabSeparated") || format.startsWith("TSV");
+        if (!lines) {
+            return -1;
+        }
+        long n = 0;
+        for (byte b : bytes) {
+            if (b == '\n') {
+                n++;
+            }
+        }
+        int head = format.endsWith("WithNamesAndTypes") ? 2 : format.endsWith("WithNames") ? 1 : 0;
+        return Math.max(0, n - head);
     }
 }
