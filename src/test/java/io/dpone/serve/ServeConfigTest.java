@@ -50,6 +50,8 @@ class ServeConfigTest {
         assertEquals(List.of("order_id", "line_no"), o.tables().get(2).uniqueKeys());
         assertEquals("dbo.customers,dbo.orders,dbo.order_lines", o.stream().sourceTableName());
         assertEquals(List.of(), o.validate());
+        assertEquals(List.of("analytics.customers", "analytics.orders", "analytics.order_lines"),
+            List.copyOf(c.cdcStreams().get(0).materialize().tableTargets().values()));
     }
 
     @Test
