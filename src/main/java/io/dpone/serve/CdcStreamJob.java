@@ -35,6 +35,8 @@ public final class CdcStreamJob implements Processor {
     /** False until a materialization passed (and again after one failed): the next tick materializes even if idle. */
     private volatile boolean materializedOnce;
     private final RunObserver observer;
+    /** A multi-table stream's tables ({@code schema.table}) whose last materialization passed. */
+    private final java.util.Set<String> materializedTables = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When the last scheduled verification started ({@link System#nanoTime}), or 0 before the first. */
     private volatile long lastVerifyNanos;
 
@@ -61,31 +63,68 @@ public final class CdcStreamJob implements Processor {
      * keys); a failure is logged with its blocker codes and retried after the next tick.
      */
     private void materialize(long tickEnd) {
+        materializedOnce = materializeTable(null, stream.options().targetDataset(), stream.materialize().targetDataset(),
+            stream.options().uniqueKeys(), tickEnd);
+    }
+
+    /**
+     * A multi-table stream: each table whose log this tick applied changes to (or whose last materialization did not
+     * pass) is materialized from its own log into its {@code tables[].materialize_target}, with its own unique keys and
+     * the stream's {@code materialize} mode, delete mode and retention. Each materialization counts in the stream's
+     * figures; a failure is logged and counted by table ({@code LastMaterializeFailedTables}) and retried after the
+     * next tick, the other tables are still materialized.
+     */
+    private void materializeTables(CdcRuntimeRunReport r, long tickEnd) {
+        Map<String, Long> applied = new java.util.HashMap<>();
+        for (CdcRuntimeRunReport.TableFigures t : r.tables()) {
+            applied.put(t.sourceTable(), t.counts() == null ? 0L : t.counts().applied());
+        }
+        boolean all = true;
+        for (io.dpone.cdc.runtime.CdcRunOptions.Table t : stream.options().tables()) {
+            String table = t.sourceSchema() + "." + t.sourceTable();
+            if (applied.getOrDefault(table, 0L) > 0 || !materializedTables.contains(table)) {
+                boolean passed = materializeTable(table, t.targetDataset(),
+                    stream.materialize().tableTargets().get(table), t.uniqueKeys(), tickEnd);
+                if (passed) {
+                    materializedTables.add(table);
+                } else {
+                    materializedTables.remove(table);
+                }
+                stats.tableMaterialized(table, passed);
+            }
+            all &= materializedTables.contains(table);
+        }
+        materializedOnce = all;
+    }
+
+    /** One log into one serving target; true when the materialization passed. {@code table} null: the stream's one. */
+    private boolean materializeTable(String table, String log, String target, List<String> keys, long tickEnd) {
         ServeConfig.Materialize m = stream.materialize();
+        String what = table == null ? target : table + " into " + target;
         long t0 = System.nanoTime();
         boolean passed = false;
         try (ClickHouseEndpoint ch = ClickHouseEndpoints.open(context.resolve(stream.options().sinkConnectionId(),
             ConnectionType.CLICKHOUSE, "--sink-connection-id"))) {
             CdcMaterializer.Incremental inc = CdcMaterializer.Incremental.defaults();
             Map<String, Object> report = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(
-                stream.options().targetDataset(), m.targetDataset(), stream.options().uniqueKeys(), m.deleteMode(),
+                log, target, keys, m.deleteMode(),
                 m.mode(), new CdcMaterializer.Incremental(inc.batchRows(), m.tombstoneRetention(), inc.compact(),
                     inc.compactMaxParts(), inc.compactMaxUnmergedShare(), inc.servingView())), null);
             passed = Boolean.TRUE.equals(report.get("passed"));
             if (passed) {
-                LOG.debug("cdc stream {}: materialized {} ({} log row(s))", stream.name(), m.targetDataset(),
+                LOG.debug("cdc stream {}: materialized {} ({} log row(s))", stream.name(), what,
                     report.get("rows_in"));
             } else {
-                LOG.warn("cdc stream {}: materialization of {} failed {}", stream.name(), m.targetDataset(),
+                LOG.warn("cdc stream {}: materialization of {} failed {}", stream.name(), what,
                     Redactor.global().redact(((List<?>) report.get("blockers")).stream()
                         .map(b -> ((io.dpone.error.Blocker) b).code()).toList().toString()));
             }
         } catch (RuntimeException e) {
-            LOG.error("cdc stream {}: materialization: {}", stream.name(), Redactor.global().describe(e));
+            LOG.error("cdc stream {}: materialization of {}: {}", stream.name(), what, Redactor.global().describe(e));
         }
         long end = System.nanoTime();
-        materializedOnce = passed;
         stats.materialized(passed, (end - t0) / 1_000_000, (end - tickEnd) / 1_000_000);
+        return passed;
     }
 
     /**
@@ -166,7 +205,9 @@ public final class CdcStreamJob implements Processor {
             told = true;
             observer.tickFinished(stream, tickId, r, null);
             int applied = r.counts() == null ? 0 : r.counts().applied();
-            if (stream.materialize() != null && r.passed() && (applied > 0 || !materializedOnce)) {
+            if (stream.materialize() != null && r.passed() && stream.options().multiTable()) {
+                materializeTables(r, System.nanoTime());
+            } else if (stream.materialize() != null && r.passed() && (applied > 0 || !materializedOnce)) {
                 materialize(System.nanoTime());
             }
             if (r.passed()) {

@@ -43,10 +43,14 @@ public class CdcStreamStats {
 
     /** A multi-table stream's tables ({@code schema.table}, in the stream's order); empty for one table. */
     private final java.util.List<String> tables;
+    /** Tables whose last materialization failed, in the order they failed. */
+    private final java.util.Set<String> materializeFailedTables = new java.util.LinkedHashSet<>();
     private final long[] tableEventsRead;
     private final long[] tableEventsApplied;
     private final long[] tableMillisBehindSource;
     private final String[] tableBlockerCodes;
+    private final long[] tableMaterializations;
+    private final long[] tableFailedMaterializations;
 
     public CdcStreamStats(String name) {
         this(name, java.util.List.of());
@@ -61,6 +65,8 @@ public class CdcStreamStats {
         tableMillisBehindSource = new long[tables.size()];
         java.util.Arrays.fill(tableMillisBehindSource, -1);
         tableBlockerCodes = new String[tables.size()];
+        tableMaterializations = new long[tables.size()];
+        tableFailedMaterializations = new long[tables.size()];
         java.util.Arrays.fill(tableBlockerCodes, "");
     }
 
@@ -79,6 +85,18 @@ public class CdcStreamStats {
     public synchronized long tableEventsApplied(String table) {
         int i = tables.indexOf(table);
         return i < 0 ? 0 : tableEventsApplied[i];
+    }
+
+    /** Materializations of {@code table}'s serving target by this process (a multi-table stream's materialize). */
+    public synchronized long tableMaterializations(String table) {
+        int i = tables.indexOf(table);
+        return i < 0 ? 0 : tableMaterializations[i];
+    }
+
+    /** Materializations of {@code table}'s serving target that did not pass. */
+    public synchronized long tableFailedMaterializations(String table) {
+        int i = tables.indexOf(table);
+        return i < 0 ? 0 : tableFailedMaterializations[i];
     }
 
     /** {@code table}'s time behind the source after the last tick, -1 when unknown. */
@@ -148,6 +166,29 @@ public class CdcStreamStats {
         lastMaterializeStatus = passed ? "passed" : "failed";
         lastMaterializeMs = millis;
         visibleBehindSourceMs = passed && millisBehindSource >= 0 ? millisBehindSource + sinceTickMs : -1;
+    }
+
+    /**
+     * A multi-table stream's table was materialized (counted by {@link #materialized} as well): a failure names the
+     * table in {@link #getLastMaterializeFailedTables()} until its next materialization passes.
+     */
+    public synchronized void tableMaterialized(String table, boolean passed) {
+        int i = tables.indexOf(table);
+        if (i >= 0) {
+            tableMaterializations[i]++;
+            tableFailedMaterializations[i] += passed ? 0 : 1;
+        }
+        if (passed) {
+            materializeFailedTables.remove(table);
+        } else {
+            materializeFailedTables.add(table);
+        }
+    }
+
+    @ManagedAttribute(description = "A multi-table stream's tables (schema.table, comma-separated) whose last "
+        + "materialization failed; empty when none")
+    public synchronized String getLastMaterializeFailedTables() {
+        return String.join(",", materializeFailedTables);
     }
 
     /** When the last tick ended (UTC), null before the first. */

@@ -130,7 +130,27 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
      */
     public record Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
                               io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode,
-                              Duration tombstoneRetention) {
+                              Duration tombstoneRetention, java.util.Map<String, String> tableTargets) {
+        /**
+         * @param targetDataset a single-table stream's serving target (null for a multi-table stream)
+         * @param tableTargets  a multi-table stream's serving target per table ({@code schema.table} to
+         *                      {@code db.table}, {@code tables[].materialize_target}, in the stream's order); empty for
+         *                      a single-table stream
+         */
+        public Materialize {
+            tableTargets = tableTargets == null ? java.util.Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tableTargets));
+        }
+
+        public Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
+                           io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode, Duration tombstoneRetention) {
+            this(targetDataset, mode, deleteMode, tombstoneRetention, null);
+        }
+
+        /** The serving target(s), for messages: the one target, or every table's, comma-separated. */
+        public String targets() {
+            return tableTargets.isEmpty() ? targetDataset : String.join(", ", tableTargets.values());
+        }
     }
 
     /**

@@ -180,11 +180,13 @@ public final class ServeConfigLoader {
         items(n.get("unique_keys"), (k, kp) -> keys.add(k.asText()), p + ".unique_keys");
         CdcMode mode = "live".equals(n.path("mode").asText("local")) ? CdcMode.live : CdcMode.local;
         List<CdcRunOptions.Table> tables = new ArrayList<>();
+        List<String> servingTargets = new ArrayList<>(); // tables[].materialize_target, null where absent
         items(n.get("tables"), (t, tp) -> {
             List<String> tableKeys = new ArrayList<>();
             items(t.get("unique_keys"), (k, kp) -> tableKeys.add(k.asText()), tp + ".unique_keys");
             tables.add(new CdcRunOptions.Table(t.path("source_schema").asText(null), t.path("source_table").asText(null),
                 t.path("target_dataset").asText(null), tableKeys));
+            servingTargets.add(t.path("materialize_target").asText(null));
         }, p + ".tables");
         CdcRunOptions options = CdcRunOptions.builder(mode)
             .systems(n.path("source").asText(null), n.path("sink").asText(null))
@@ -200,19 +202,19 @@ public final class ServeConfigLoader {
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
         }
-        if (options.multiTable()) {
-            for (String part : List.of("materialize", "verify")) {
-                if (n.has(part)) {
-                    invalid(p + "." + part, "a multi-table stream (tables) does not " + part + " yet; run "
-                        + "cdc-materialize-clickhouse / cdc-verify per table");
-                }
-            }
+        if (options.multiTable() && n.has("verify")) {
+            invalid(p + ".verify", "a multi-table stream (tables) does not verify yet; run cdc-verify per table");
         }
         ServeConfig.Materialize materialize = null;
         JsonNode m = n.get("materialize");
+        Map<String, String> tableTargets = servingTargets(tables, servingTargets, m != null && m.isObject(),
+            m != null && m.has("target_dataset"), p);
         if (m != null && m.isObject()) {
             if (options.sinkConnectionId() == null) {
                 invalid(p + ".materialize", "needs the stream's sink_connection_id (the ClickHouse log)");
+            }
+            if (!options.multiTable() && !m.has("target_dataset")) {
+                invalid(p + ".materialize.target_dataset", "required (the serving target, db.table)");
             }
             java.time.Duration retention = java.time.Duration.ofDays(7);
             String r = m.path("tombstone_retention").asText("P7D");
@@ -227,7 +229,7 @@ public final class ServeConfigLoader {
                     : io.dpone.cdc.clickhouse.CdcMaterializer.Mode.incremental,
                 "tombstone".equals(m.path("delete_mode").asText("exclude_deleted"))
                     ? io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone
-                    : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention);
+                    : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention, tableTargets);
         }
         ServeConfig.Verify verify = null;
         JsonNode v = n.get("verify");
@@ -248,6 +250,52 @@ public final class ServeConfigLoader {
             verify = new ServeConfig.Verify(every, buckets, v.path("repair").asBoolean(false), path(v.get("output_dir")));
         }
         return new ServeConfig.CdcStream(name, schedule, options, materialize, verify);
+    }
+
+    /**
+     * A multi-table stream's serving targets ({@code tables[i].materialize_target}, {@code schema.table} to
+     * {@code db.table}): with {@code materialize} every table names one, each a {@code db.table} of identifiers, none
+     * twice and none a CDC log; {@code materialize.target_dataset} is refused (it names one target); without
+     * {@code materialize} none may be set.
+     */
+    private Map<String, String> servingTargets(List<CdcRunOptions.Table> tables, List<String> targets,
+                                               boolean materializes, boolean singleTarget, String p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (tables.isEmpty()) {
+            return out;
+        }
+        if (materializes && singleTarget) {
+            invalid(p + ".materialize.target_dataset", "a multi-table stream names each table's serving target in "
+                + "tables[].materialize_target instead");
+        }
+        Set<String> logs = new HashSet<>(tables.stream().map(CdcRunOptions.Table::targetDataset).toList());
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < tables.size(); i++) {
+            String at = p + ".tables[" + i + "].materialize_target";
+            String target = targets.get(i);
+            if (!materializes) {
+                if (target != null) {
+                    invalid(at, "needs the stream's materialize block (mode, delete_mode, tombstone_retention)");
+                }
+                continue;
+            }
+            if (target == null) {
+                invalid(at, "required when the stream materializes (the table's serving target, db.table)");
+                continue;
+            }
+            String[] parts = target.split("\\.", -1);
+            if (parts.length != 2 || !CdcRunOptions.IDENTIFIER.matcher(parts[0]).matches()
+                || !CdcRunOptions.IDENTIFIER.matcher(parts[1]).matches()) {
+                invalid(at, "must be db.table, both parts identifiers");
+            } else if (logs.contains(target)) {
+                invalid(at, "is a CDC log of the stream; the serving target must be another table");
+            } else if (!seen.add(target)) {
+                invalid(at, "names a serving target another table of the stream already uses");
+            }
+            CdcRunOptions.Table t = tables.get(i);
+            out.put(t.sourceSchema() + "." + t.sourceTable(), target);
+        }
+        return out;
     }
 
     private ServeConfig.CertificationSpec certification(JsonNode n, String p, Set<String> names) {

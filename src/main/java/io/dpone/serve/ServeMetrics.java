@@ -101,6 +101,12 @@ public final class ServeMetrics {
             FunctionCounter.builder("dpone.cdc.table.events.applied", s, st -> st.tableEventsApplied(table))
                 .tags("stream", n, "table", table).description("Change events of one table of a multi-table "
                     + "stream applied to its log (replays not counted)").register(registry);
+            FunctionCounter.builder("dpone.cdc.table.materializations", s, st -> st.tableMaterializations(table))
+                .tags("stream", n, "table", table).description("Materializations of one table's serving target "
+                    + "(tables[].materialize_target) after ticks that applied its changes").register(registry);
+            FunctionCounter.builder("dpone.cdc.table.failed.materializations", s,
+                    st -> st.tableFailedMaterializations(table)).tags("stream", n, "table", table)
+                .description("Materializations of one table's serving target that did not pass").register(registry);
             Gauge.builder("dpone.cdc.table.behind.source", s, st -> st.tableMillisBehindSource(table) < 0 ? Double.NaN
                     : st.tableMillisBehindSource(table) / 1000.0).tags("stream", n, "table", table)
                 .baseUnit("seconds").description("Time one table of a multi-table stream is behind the source after "

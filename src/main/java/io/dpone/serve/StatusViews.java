@@ -213,9 +213,9 @@ final class StatusViews implements RunObserver {
         }
         if (st.materialize() != null) {
             if ("none".equals(s.getLastMaterializeStatus())) {
-                return "materialization of " + st.materialize().targetDataset() + ": not run yet";
+                return "materialization of " + st.materialize().targets() + ": not run yet";
             }
-            return "materialization of " + st.materialize().targetDataset() + " " + s.getLastMaterializeStatus()
+            return "materialization of " + st.materialize().targets() + " " + s.getLastMaterializeStatus()
                 + " its verification (" + s.getMaterializations() + " run, " + s.getFailedMaterializations()
                 + " failed)" + (s.getVisibleBehindSourceMs() < 0 ? "" : ", visible "
                 + s.getVisibleBehindSourceMs() + " ms behind the source");

@@ -50,6 +50,8 @@ class ServeConfigTest {
         assertEquals(List.of("order_id", "line_no"), o.tables().get(2).uniqueKeys());
         assertEquals("dbo.customers,dbo.orders,dbo.order_lines", o.stream().sourceTableName());
         assertEquals(List.of(), o.validate());
+        assertEquals(List.of("analytics.customers", "analytics.orders", "analytics.order_lines"),
+            List.copyOf(c.cdcStreams().get(0).materialize().tableTargets().values()));
     }
 
     @Test
@@ -154,7 +156,7 @@ class ServeConfigTest {
     }
 
     @Test
-    void aMultiTableStreamNamesItsTablesAndDoesNotMaterializeYet() {
+    void aMultiTableStreamNamesItsTablesAndEachTablesServingTarget() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         String stream = """
             cdc_streams:
@@ -182,7 +184,48 @@ class ServeConfigTest {
             manifest, "{every: 1h}", stream.formatted("other.orders_cdc",
                 "    materialize: {target_dataset: serving.shop}")))).blockers().stream()
             .map(Blocker::subject).collect(Collectors.toSet());
-        assertEquals(Set.of("cdc_streams[0].table", "cdc_streams[0].materialize"), at);
+        assertEquals(Set.of("cdc_streams[0].table", "cdc_streams[0].materialize.target_dataset",
+            "cdc_streams[0].tables[0].materialize_target", "cdc_streams[0].tables[1].materialize_target"), at);
+        String targets = """
+            cdc_streams:
+              - name: shop
+                mode: live
+                schedule: {every: 1s}
+                source: mssql
+                sink: clickhouse
+                backend: mssql_cdc
+                pipeline_name: shop-live
+                tables:
+                  - {source_schema: dbo, source_table: customers, target_dataset: db.customers_cdc, unique_keys: [id],
+                     materialize_target: %s}
+                  - {source_schema: dbo, source_table: orders, target_dataset: db.orders_cdc, unique_keys: [order_id],
+                     materialize_target: %s}
+                source_connection_id: mssql_demo
+                sink_connection_id: clickhouse_demo
+            %s
+            """;
+        ServeConfig.Materialize m = ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}",
+            targets.formatted("serving.customers", "serving.orders",
+                "    materialize: {mode: rebuild, delete_mode: tombstone}"))).cdcStreams().get(0).materialize();
+        assertEquals(Map.of("dbo.customers", "serving.customers", "dbo.orders", "serving.orders"), m.tableTargets());
+        assertEquals(List.of("dbo.customers", "dbo.orders"), List.copyOf(m.tableTargets().keySet()));
+        assertEquals(io.dpone.cdc.clickhouse.CdcMaterializer.Mode.rebuild, m.mode());
+        assertEquals("serving.customers, serving.orders", m.targets());
+        Set<String> bad = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", targets.formatted("db.orders_cdc", "serving.x;drop",
+                "    materialize: {}\n    verify: {every: PT1H}")))).blockers().stream()
+            .map(Blocker::subject).collect(Collectors.toSet());
+        assertEquals(Set.of("cdc_streams[0].tables[0].materialize_target",
+            "cdc_streams[0].tables[1].materialize_target", "cdc_streams[0].verify"), bad);
+        Set<String> twice = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", targets.formatted("serving.same", "serving.same", "")))).blockers().stream()
+            .map(Blocker::subject).collect(Collectors.toSet());
+        assertEquals(Set.of("cdc_streams[0].tables[0].materialize_target",
+            "cdc_streams[0].tables[1].materialize_target"), twice);
+        Set<String> same = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir,
+            manifest, "{every: 1h}", targets.formatted("serving.same", "serving.same", "    materialize: {}"))))
+            .blockers().stream().map(Blocker::subject).collect(Collectors.toSet());
+        assertEquals(Set.of("cdc_streams[0].tables[1].materialize_target"), same);
     }
 
     @Test
