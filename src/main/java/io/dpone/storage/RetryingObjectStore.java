@@ -32,6 +32,15 @@ public final class RetryingObjectStore implements ObjectStore, AutoCloseable {
         this.budget = budget;
     }
 
+    /**
+     * The store underneath's description: the same store under another run's budget is the same store (the
+     * object-storage probes are reused within a process by what the store is, {@code route.ProbeReuse}).
+     */
+    @Override
+    public String toString() {
+        return inner.toString();
+    }
+
     @Override
     public void put(String key, Path file) {
         budget.run(OperationKind.OBJECT_PUT, () -> typed(() -> {
