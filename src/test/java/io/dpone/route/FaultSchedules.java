@@ -130,22 +130,9 @@ public final class FaultSchedules {
             }
             long ms = (System.nanoTime() - t0) / 1_000_000;
             proxy.faults(false);
-            if (r.passed()) {
-                return outcome(s, r, proxy, ms, false, generation(direct, db, rows, id));
-            }
-            if (r.blockers().isEmpty() || codes(r).stream().anyMatch(c -> c.startsWith("runtime.") || c.isBlank())) {
-                return outcome(s, r, proxy, ms, false, "failed untyped: " + r.blockers());
-            }
-            String old = generation(direct, db, rows, published);
-            if (old != null) {
-                return outcome(s, r, proxy, ms, false, "after the failed run: " + old);
-            }
-            RunReport resumed = bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, id,
-                ProgressListener.NONE));
-            if (!resumed.passed()) {
-                return outcome(s, r, proxy, ms, false, "the resume failed: " + codes(resumed));
-            }
-            return outcome(s, r, proxy, ms, true, generation(direct, db, rows, id));
+            Verdict v = verdict(r, () -> bounded(() -> new FullRefreshRunner(camel, faulty, work).run(m, id,
+                ProgressListener.NONE)), direct, db, rows, id, published);
+            return outcome(s, r, proxy, ms, v.resumed(), v.violation());
         }
     }
 
@@ -171,6 +158,36 @@ public final class FaultSchedules {
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Exception x ? x : e;
         }
+    }
+
+    /** What the suites' invariants say of one faulted run: the violation (null: none), and whether it resumed. */
+    record Verdict(String violation, boolean resumed) {
+    }
+
+    /**
+     * The invariants of every fault suite for run {@code id} that ended as {@code r}: a passed run left the complete
+     * new generation; a failed one failed typed (a blocker code, none {@code runtime.*}), left the last published
+     * generation ({@code published}) whole, and {@code resume} (the same run id again, faults off) passes and leaves
+     * the new generation.
+     */
+    static Verdict verdict(RunReport r, java.util.concurrent.Callable<RunReport> resume, ClickHouseEndpoint ch,
+                           String db, int rows, String id, String published) throws Exception {
+        if (r.passed()) {
+            return new Verdict(generation(ch, db, rows, id), false);
+        }
+        if (r.blockers().isEmpty() || codes(r).stream().anyMatch(c -> c.startsWith("runtime.") || c.isBlank())) {
+            return new Verdict("failed untyped: " + r.blockers(), false);
+        }
+        String old = generation(ch, db, rows, published);
+        if (old != null) {
+            return new Verdict("after the failed run: " + old, false);
+        }
+        RunReport again = resume.call();
+        if (!again.passed()) {
+            return new Verdict("the resume failed: " + codes(again), false);
+        }
+        String fresh = generation(ch, db, rows, id);
+        return new Verdict(fresh, fresh == null);
     }
 
     /** Null when the target holds exactly the source's rows, each key once, all of run {@code runId}. */

@@ -118,20 +118,10 @@ class ObjectStorageFaultSuiteTest {
                     proxy.faults(false);
                     Map<String, Long> retries = r.retries() == null ? Map.of() : r.retries().byKind();
                     List<String> codes = FaultSchedules.codes(r);
-                    String violation;
-                    boolean resumed = false;
-                    if (r.passed()) {
-                        violation = FaultSchedules.generation(ch, db, ROWS, id);
-                    } else if (codes.isEmpty() || codes.stream().anyMatch(c -> c.startsWith("runtime."))) {
-                        violation = "failed untyped: " + r.blockers();
-                    } else if ((violation = FaultSchedules.generation(ch, db, ROWS, published)) != null) {
-                        violation = "after the failed run: " + violation;
-                    } else {
-                        RunReport again = new FullRefreshRunner(camel, faulty, work).run(m, id, ProgressListener.NONE);
-                        violation = again.passed() ? FaultSchedules.generation(ch, db, ROWS, id)
-                            : "the resume failed: " + FaultSchedules.codes(again);
-                        resumed = violation == null;
-                    }
+                    FaultSchedules.Verdict v = FaultSchedules.verdict(r, () -> new FullRefreshRunner(camel, faulty,
+                        work).run(m, id, ProgressListener.NONE), ch, db, ROWS, id, published);
+                    String violation = v.violation();
+                    boolean resumed = v.resumed();
                     out.add(new Outcome(seed, r.passed(), retries, codes, proxy.firedTotal(), resumed, violation));
                     if (violation != null) {
                         break;
