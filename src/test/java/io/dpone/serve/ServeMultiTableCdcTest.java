@@ -127,7 +127,8 @@ class ServeMultiTableCdcTest {
                 assertEquals("passed", jmx(STREAM, "LastMaterializeStatus"));
                 assertEquals(0L, (Long) jmx(STREAM, "FailedMaterializations"));
                 assertEquals("", jmx(STREAM, "LastMaterializeFailedTables"));
-                assertTrue((Long) jmx(STREAM, "Materializations") >= before + 2);
+                // the two transactions may land in one tick, so at least one more materialization, not two
+                assertTrue((Long) jmx(STREAM, "Materializations") >= before + 1);
                 String metrics = get(config.httpPort(), ServeRuntime.METRICS).body();
                 for (String table : List.of("dbo.customers", "dbo.orders")) {
                     assertTrue(sample(metrics, "dpone_cdc_table_materializations_total", "stream=\"shop_live\","
