@@ -108,8 +108,12 @@ class FaultSuiteTest {
             + window + ", kinds " + kinds + "):\n" + tally);
         assertEquals(0, outcomes.stream().filter(o -> o.violation() != null).count(), tally);
         assertEquals(only.size() * count(), outcomes.size(), "every schedule ran: " + tally);
-        assertTrue(outcomes.stream().anyMatch(o -> o.faults() > 0), "the schedules fired faults: " + tally);
-        assertTrue(outcomes.stream().anyMatch(o -> o.passed() && o.retries() > 0),
-            "a run passed through a fault with its retries counted: " + tally);
+        if (System.getProperty("fault.routes") == null) {
+            // the CI suite's 18 schedules must exercise the retry path; a bench shard (a few schedules of one route)
+            // is judged by its violations alone, and the bench sums its tallies
+            assertTrue(outcomes.stream().anyMatch(o -> o.faults() > 0), "the schedules fired faults: " + tally);
+            assertTrue(outcomes.stream().anyMatch(o -> o.passed() && o.retries() > 0),
+                "a run passed through a fault with its retries counted: " + tally);
+        }
     }
 }
