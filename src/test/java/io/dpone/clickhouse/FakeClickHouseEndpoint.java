@@ -42,6 +42,7 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     private final List<ClickHouseOperations.ObjectPull> pulls = new ArrayList<>();
     private final Ops ops = new Ops();
     private volatile Consumer<String> beforeEach = line -> { };
+    private volatile Consumer<String> afterSwap = line -> { };
     private volatile boolean closed;
     private boolean mergeControl = true;
 
@@ -159,6 +160,14 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
     /** The object-storage pulls, in order. */
     public synchronized List<ClickHouseOperations.ObjectPull> pulls() {
         return List.copyOf(pulls);
+    }
+
+    /**
+     * Called with an {@code exchange} or {@code rename} line after the swap took effect: a test throws here to play a
+     * swap whose answer was lost on the way back.
+     */
+    public void afterSwap(Consumer<String> hook) {
+        afterSwap = hook;
     }
 
     /** Called with each operation's log line before it takes effect. */
@@ -349,6 +358,7 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
                 Table b = existing(database2, table2);
                 databases.get(database1).tables.put(table1, b);
                 databases.get(database2).tables.put(table2, a);
+                afterSwap.accept("exchange " + database1 + "." + table1 + " " + database2 + "." + table2);
             }
         }
 
@@ -365,6 +375,7 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
                 }
                 databases.get(fromDatabase).tables.remove(from);
                 target.tables.put(to, t);
+                afterSwap.accept("rename " + fromDatabase + "." + from + " " + toDatabase + "." + to);
             }
         }
 

@@ -406,6 +406,52 @@ class TransferProcessorsTest {
         assertEquals(GateEvidence.REQUIRED, RunJournal.load(run).gates().stream().map(GateResult::gate).toList());
     }
 
+    @Test
+    void aSwapWhoseAnswerWasLostIsReconciledByTheTargetsGenerationAndTheRunGoesOnPublished() throws Exception {
+        // issue 35: EXCHANGE is never retried; a reset after the server ran it is recognised by reading state
+        for (boolean firstLoad : List.of(false, true)) {
+            setUp();
+            run.claimStaging();
+            if (!firstLoad) {
+                ch.table(DB, "orders", "dpone:run=older");
+            }
+            ch.table(DB, staging(), run.plan().generationComment());
+            run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+            gatesPassed(run);
+            ch.afterSwap(op -> {
+                throw new io.dpone.retry.TransientFailure(io.dpone.error.BlockerCode.CONNECTION_FAILED, "sink",
+                    "the answer of " + op + " was lost");
+            });
+            new PublishProcessor().process(exchange(run));
+            assertTrue(run.published(), "first load " + firstLoad);
+            assertEquals(run.plan().generationComment(), ch.comment(DB, "orders"));
+            assertTrue(ch.ran(firstLoad ? "rename" : "exchange"), ch.log().toString());
+        }
+    }
+
+    @Test
+    void aSwapLostBeforeItRanOrRefusedByTheServerFailsTheRunUnpublished() throws Exception {
+        for (RuntimeException failure : List.<RuntimeException>of(
+                new io.dpone.retry.TransientFailure(io.dpone.error.BlockerCode.CONNECTION_FAILED, "sink", "reset"),
+                new io.dpone.clickhouse.ClickHouseQueryException("Code: 60. DB::Exception: UNKNOWN_TABLE"))) {
+            setUp();
+            run.claimStaging();
+            ch.table(DB, "orders", "dpone:run=older").table(DB, staging(), run.plan().generationComment());
+            run.sourceStats(new SourceStats(0, Map.of(), 0, 0, 0, Map.of(), Map.of()));
+            gatesPassed(run);
+            ch.beforeEach(op -> {
+                if (op.startsWith("exchange ")) {
+                    throw failure;
+                }
+            });
+            RuntimeException thrown = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                () -> new PublishProcessor().process(exchange(run)));
+            assertEquals(failure, thrown, "the swap's own failure, not a reconciliation's");
+            assertFalse(run.published());
+            assertEquals("dpone:run=older", ch.comment(DB, "orders"), "the target is untouched");
+        }
+    }
+
     /** Every required gate passed, but {@code already} (added by the test itself). */
     private static void gatesPassed(TransferRun run, String... already) {
         GateEvidence.REQUIRED.stream().filter(g -> !List.of(already).contains(g))
