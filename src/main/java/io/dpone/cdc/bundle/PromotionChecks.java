@@ -8,7 +8,13 @@ import io.dpone.cdc.bundle.CdcPromotionBundle.Status;
 import io.dpone.cdc.mssql.Lsn;
 import io.dpone.cdc.mssql.SqlServerCdcReader;
 import io.dpone.cdc.mssql.SqlServerChangeTrackingReader;
+import io.dpone.cdc.StreamIdentity;
+import io.dpone.cdc.clickhouse.ClickHouseCdcSinkApplier;
+import io.dpone.cdc.clickhouse.ClickHouseOffsetStore;
+import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.cdc.runtime.CdcMode;
+import io.dpone.clickhouse.ClickHouseEndpoint;
+import io.dpone.clickhouse.ClickHouseEndpoints;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionSpec;
@@ -54,7 +60,10 @@ import java.util.function.Function;
  *       captured;</li>
  *   <li>{@code column_types}: every captured column maps to ClickHouse under the value policy in force (issue 29's
  *       verdicts, {@link ColumnReads}); the declared policies name captured columns;</li>
- *   <li>{@code sink_reachable}: the sink alias answers.</li>
+ *   <li>{@code sink_reachable}: the sink alias answers;</li>
+ *   <li>{@code sink_log} (per table): the CDC log does not exist yet or is this table's (its comment's stream id);</li>
+ *   <li>{@code offset_store}: {@code <db>.dpone_cdc_offsets} holds no checkpoint of the pipeline, or this stream's,
+ *       readable (read as the tick loads it).</li>
  * </ol>
  * A multi-table stream ({@code --table}) runs {@code source_table} to {@code column_types} once per table, into that
  * table's section ({@link CdcPromotionBundle.TableBundle}); its blockers carry {@code details.table}. Every failed
@@ -157,16 +166,19 @@ public final class PromotionChecks {
             skip("source_reachable", "the stream's options are invalid");
             skipTables("the stream's options are invalid");
             skip("sink_reachable", "the stream's options are invalid");
+            skipSink("the stream's options are invalid");
         } else {
             pass("stream_options", "options valid for cdc-runtime-run --mode live");
             sourceChecks(facts);
             String why = sinkReach.apply(options.sinkConnectionId());
             if (why == null) {
                 pass("sink_reachable", "sink alias " + options.sinkConnectionId() + " answered");
+                sinkChecks();
             } else {
                 fail("sink_reachable", "sink alias " + options.sinkConnectionId() + " did not answer",
                     List.of(Blocker.of(BlockerCode.CDC_BUNDLE_SINK_UNREACHABLE, "--sink-connection-id",
                         "sink alias '" + options.sinkConnectionId() + "' did not answer: " + why)));
+                skipSink("the sink did not answer");
             }
         }
         if (!options.multiTable()) {
@@ -325,6 +337,94 @@ public final class PromotionChecks {
                 BlockerCode.SOURCE_READ_FAILED, "source." + l.name(), Redactor.global().describe(e))));
             return null;
         }
+    }
+
+    /**
+     * The sink checks, read-only: each table's CDC log ({@code sink_log}: absent, or this table's log by its comment)
+     * and the stream's offset store ({@code offset_store}: absent, or its checkpoint row readable and this stream's).
+     */
+    private void sinkChecks() {
+        ClickHouseEndpoint ch;
+        try {
+            ch = ClickHouseEndpoints.open(context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE,
+                "--sink-connection-id"));
+        } catch (DponeException e) {
+            fail("offset_store", "sink alias " + options.sinkConnectionId() + " did not open", List.of(Blocker.of(
+                BlockerCode.CDC_BUNDLE_SINK_UNREACHABLE, "--sink-connection-id", "sink alias '"
+                    + options.sinkConnectionId() + "' did not open: " + e.blockers().get(0).code())));
+            return;
+        } catch (RuntimeException e) {
+            fail("offset_store", "sink alias " + options.sinkConnectionId() + " did not open", List.of(Blocker.of(
+                BlockerCode.CDC_BUNDLE_SINK_UNREACHABLE, "--sink-connection-id", "sink alias '"
+                    + options.sinkConnectionId() + "' did not open: " + Redactor.global().describe(e))));
+            return;
+        }
+        try (ch) {
+            for (Lane l : lanes) {
+                at = l.found();
+                sinkLog(ch, l);
+                at = stream;
+            }
+            offsetStore(ch);
+        } catch (RuntimeException e) {
+            fail("sink_catalogue", "the sink's catalogue could not be read", List.of(Blocker.of(
+                BlockerCode.CDC_BUNDLE_SINK_UNREACHABLE, "--sink-connection-id", Redactor.global().describe(e))));
+        } finally {
+            at = stream;
+        }
+    }
+
+    /** {@code sink_log}: the table's log does not exist yet (the first tick creates it) or is this table's. */
+    private void sinkLog(ClickHouseEndpoint ch, Lane l) {
+        String[] dataset = l.targetDataset().split("\\.", 2);
+        var table = ch.operations().table(dataset[0], dataset[1]);
+        if (table.isEmpty()) {
+            pass("sink_log", l.targetDataset() + " does not exist yet: the first tick that reads a change creates it");
+            return;
+        }
+        StreamIdentity identity = new StreamIdentity(options.pipelineName(), options.backend(), l.schema(),
+            l.table(), l.targetDataset(), l.uniqueKeys());
+        // the comment ClickHouseCdcSinkApplier writes on a log it creates, and checks before every apply
+        String expected = ClickHouseCdcSinkApplier.LOG_SCHEMA + " stream_id=" + identity.streamId();
+        String comment = table.get().comment() == null ? "" : table.get().comment();
+        if (comment.equals(expected)) {
+            pass("sink_log", l.targetDataset() + " is the CDC log of " + l.name() + " in this stream");
+            return;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("target_dataset", l.targetDataset());
+        details.put("stream_id", identity.streamId());
+        String other = comment.startsWith(ClickHouseCdcSinkApplier.LOG_SCHEMA + " stream_id=")
+            ? "the CDC log of another stream (pipeline, backend, table or keys differ)" : "not a dpone CDC log";
+        fail("sink_log", l.targetDataset() + " is " + other, List.of(Blocker.of(
+            BlockerCode.CDC_BUNDLE_SINK_LOG_MISMATCH, options.multiTable() ? l.keyOption().replace(".unique_keys",
+                ".target_dataset") : "--target-dataset", l.targetDataset() + " exists and is " + other + ": a tick "
+                + "would apply nothing to it; name another log, or drop it if it is an abandoned stream's",
+            details)));
+    }
+
+    /** {@code offset_store}: no checkpoint yet, or the stream's checkpoint row reads and belongs to this stream. */
+    private void offsetStore(ClickHouseEndpoint ch) {
+        String where = options.targetDatabase() + "." + ClickHouseCdcAdapters.OFFSETS_TABLE;
+        try {
+            var offset = new ClickHouseOffsetStore(ch, options.targetDatabase(), ClickHouseCdcAdapters.OFFSETS_TABLE)
+                .load(options.stream());
+            pass("offset_store", offset.isEmpty() ? where + " holds no checkpoint of pipeline "
+                + options.pipelineName() + ": the first tick reads from the start of each capture"
+                : where + " holds this stream's checkpoint (" + offset.get().backend() + " " + offset.get().token()
+                    + ")");
+        } catch (DponeException e) {
+            fail("offset_store", where + " holds a checkpoint the tick would refuse", e.blockers());
+        }
+    }
+
+    private void skipSink(String why) {
+        for (Lane l : lanes) {
+            at = l.found();
+            skip("sink_log", why);
+        }
+        at = stream;
+        skip("offset_store", why);
     }
 
     /** Every table's checks skipped, each in its table's section. */

@@ -130,7 +130,7 @@ class CdcPromotionBundleTest {
                 assertEquals("passed", c.path("status").asText(), c.toString());
             });
             assertEquals(List.of("stream_options", "source_reachable", "source_table", "capture_enabled",
-                "unique_keys", "column_types", "sink_reachable"), ids);
+                "unique_keys", "column_types", "sink_reachable", "sink_log", "offset_store"), ids);
             assertEquals("dbo_orders", b.path("stream").path("capture_instance").asText());
             assertEquals("dbo_orders", b.path("source").path("capture_instance").asText());
             assertEquals(5, b.path("source").path("captured_columns").size());

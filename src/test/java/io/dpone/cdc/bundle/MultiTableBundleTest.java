@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @io.dpone.testing.EngineTest
 class MultiTableBundleTest {
     private static final List<String> TABLE_CHECKS = List.of("source_table", "capture_enabled", "unique_keys",
-        "column_types");
+        "column_types", "sink_log");
     static ClickHouseEndpoint ch;
 
     @TempDir
@@ -149,7 +149,8 @@ class MultiTableBundleTest {
             assertEquals(CdcPromotionBundle.SCHEMA, b.path("schema").asText());
             assertTrue(b.path("passed").asBoolean());
             assertEquals(0, b.path("blockers").size());
-            assertEquals(List.of("stream_options", "source_reachable", "sink_reachable"), ids(b.path("checks")));
+            assertEquals(List.of("stream_options", "source_reachable", "sink_reachable", "offset_store"),
+                ids(b.path("checks")));
             b.path("checks").forEach(c -> assertEquals("passed", c.path("status").asText(), c.toString()));
             assertEquals(2, b.path("stream").path("tables").size());
             assertTrue(b.path("stream").path("source_table").isMissingNode(), "a multi-table stream names tables");
@@ -197,6 +198,21 @@ class MultiTableBundleTest {
             JsonNode r = json(green.stdout());
             assertTrue(r.path("committed").asBoolean());
             assertEquals(2, r.path("counts").path("applied").asLong());
+
+            // the sink checks: each log is now this table's, the checkpoint this stream's; two logs swapped are not
+            Path swapped = dir.resolve("swapped");
+            CliRun swap = bundle(swapped, "--table", "dbo.customers=" + db + ".orders_cdc:id",
+                "--table", "dbo.orders=" + db + ".customers_cdc:id");
+            assertEquals(1, swap.exitCode(), swap.stdout());
+            JsonNode sw = file(swapped);
+            assertEquals(Set.of("cdc_bundle.sink_log_mismatch", "cdc_runtime.checkpoint_stream_mismatch"), codes(sw));
+            assertEquals("--table[1].target_dataset", sw.path("tables").get(1).path("blockers").get(0)
+                .path("subject").asText());
+            assertEquals("dbo.orders", sw.path("tables").get(1).path("blockers").get(0).path("details")
+                .path("table").asText());
+            assertEquals(0, bundle(dir.resolve("after-tick"), tables(db)).exitCode());
+            assertEquals(digest, file(dir.resolve("after-tick")).path("digest").asText(),
+                "the sink's state (logs, checkpoint) is checked, not pinned");
 
             // an option of the stream drifted: no table moved, the stream's configuration did
             CliRun otherBound = tick(concat(tables(db), "--require-approved-bundle", out.toString(),
