@@ -43,6 +43,9 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
     String approver;
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
+    @Option(names = "--tick-interval", paramLabel = "DURATION", description = "how often the stream will tick "
+        + "(10s, 5m, 1h): the capture cleanup job must keep changes at least twice as long")
+    String tickInterval;
 
     @Override
     public Integer call() {
@@ -51,6 +54,9 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
                 ? "Missing required option: '--approver' (required with --approve)"
                 : "--approver is for --approve");
         }
+        java.time.Duration interval = tickInterval == null ? null : io.dpone.manifest.ShortDuration
+            .parse(tickInterval).filter(d -> !d.isZero()).orElseThrow(() -> new CommandLine.ParameterException(
+                spec.commandLine(), "--tick-interval must be a positive duration: digits and ms, s, m or h (10s)"));
         io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         CdcRunOptions options = stream.builder(CdcMode.live).connections(sourceConnectionId, sinkConnectionId)
             .build();
@@ -61,7 +67,7 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
             return blocked(e);
         }
         CdcPromotionBundle bundle = PromotionChecks.build(options, context,
-            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"));
+            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"), interval);
         if (!approve) {
             BundleFiles.write(outputDir, bundle);
             return Output.emit(bundle.passed(), bundle, text(bundle), format);

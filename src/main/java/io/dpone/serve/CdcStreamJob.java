@@ -193,7 +193,7 @@ public final class CdcStreamJob implements Processor {
         if (stream.approvedBundle() != null) {
             try {
                 io.dpone.cdc.bundle.ApprovedBundle.require(stream.approvedBundle(), tick.options(), context,
-                    alias -> ConnectionReach.reach(context, alias, "sink_connection_id"));
+                    alias -> ConnectionReach.reach(context, alias, "sink_connection_id"), stream.schedule().every());
             } catch (io.dpone.error.DponeException e) {
                 return CdcTickRunner.refused(tick, e.blockers());
             }

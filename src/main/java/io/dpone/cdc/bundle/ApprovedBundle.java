@@ -29,6 +29,12 @@ public final class ApprovedBundle {
     /** Returns the approved digest when the stream still matches it; else throws the typed refusal. */
     public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
                                  Function<String, String> sinkReach) {
+        return require(dir, options, context, sinkReach, null);
+    }
+
+    /** As above, the capture cleanup job's retention checked against {@code tickInterval} (null: not compared). */
+    public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
+                                 Function<String, String> sinkReach, java.time.Duration tickInterval) {
         if (options.mode() != CdcMode.live) {
             throw new DponeException(BlockerCode.CDC_INVALID_ARGUMENT, "--require-approved-bundle",
                 "--require-approved-bundle is for --mode live (a bundle checks a live source)");
@@ -38,7 +44,7 @@ public final class ApprovedBundle {
             throw new DponeException(invalid);
         }
         Approval approved = approval(dir.resolve(CdcPromotionBundle.APPROVAL_FILE));
-        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach);
+        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach, tickInterval);
         BundleFiles.drift(approved.digest(), approved.tables(), now, "the approved bundle");
         if (!now.passed()) {
             throw new DponeException(now.blockers());

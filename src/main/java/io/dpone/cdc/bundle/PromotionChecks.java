@@ -60,6 +60,8 @@ import java.util.function.Function;
  *       captured;</li>
  *   <li>{@code column_types}: every captured column maps to ClickHouse under the value policy in force (issue 29's
  *       verdicts, {@link ColumnReads}); the declared policies name captured columns;</li>
+ *   <li>{@code cleanup_retention} ({@code mssql_cdc}): the capture cleanup job keeps changes at least twice the
+ *       stream's tick interval;</li>
  *   <li>{@code sink_reachable}: the sink alias answers;</li>
  *   <li>{@code sink_log} (per table): the CDC log does not exist yet or is this table's (its comment's stream id);</li>
  *   <li>{@code offset_store}: {@code <db>.dpone_cdc_offsets} holds no checkpoint of the pipeline, or this stream's,
@@ -78,6 +80,8 @@ public final class PromotionChecks {
     private final CdcRunOptions options;
     private final ConnectionContext context;
     private final Function<String, String> sinkReach;
+    /** How often the stream is expected to tick ({@code --tick-interval}, a serve schedule); null when unknown. */
+    private final java.time.Duration tickInterval;
     /** The stream's checks, blockers and columns (a single-table stream's every check lands here). */
     private final Found stream = new Found();
     /** A multi-table stream's tables, in the stream's order; one lane for a single-table stream. */
@@ -113,10 +117,12 @@ public final class PromotionChecks {
      * @param sinkReach the round trip to an alias: null when it answered, else why not, redacted
      *                  ({@code io.dpone.serve.ConnectionReach#reach} in the CLI)
      */
-    private PromotionChecks(CdcRunOptions options, ConnectionContext context, Function<String, String> sinkReach) {
+    private PromotionChecks(CdcRunOptions options, ConnectionContext context, Function<String, String> sinkReach,
+                            java.time.Duration tickInterval) {
         this.options = options.mode() == CdcMode.live ? options : options.toBuilder().mode(CdcMode.live).build();
         this.context = context;
         this.sinkReach = sinkReach;
+        this.tickInterval = tickInterval;
         if (this.options.multiTable()) {
             for (int i = 0; i < this.options.tables().size(); i++) {
                 CdcRunOptions.Table t = this.options.tables().get(i);
@@ -135,7 +141,16 @@ public final class PromotionChecks {
     /** Runs every check and returns the bundle (never throws a typed failure: it lands in the bundle's blockers). */
     public static CdcPromotionBundle build(CdcRunOptions options, ConnectionContext context,
                                            Function<String, String> sinkReach) {
-        return new PromotionChecks(options, context, sinkReach).run();
+        return build(options, context, sinkReach, null);
+    }
+
+    /**
+     * As above; {@code tickInterval} (null when unknown) is how often the stream will tick, which the capture cleanup
+     * job's retention must exceed ({@code cleanup_retention}). It is checked, not pinned in the digest.
+     */
+    public static CdcPromotionBundle build(CdcRunOptions options, ConnectionContext context,
+                                           Function<String, String> sinkReach, java.time.Duration tickInterval) {
+        return new PromotionChecks(options, context, sinkReach, tickInterval).run();
     }
 
     /** The capture instance a table is read from ({@code mssql_cdc}: the named one or the default), else null. */
@@ -165,6 +180,7 @@ public final class PromotionChecks {
             fail("stream_options", "the stream's options are invalid", invalid);
             skip("source_reachable", "the stream's options are invalid");
             skipTables("the stream's options are invalid");
+            skip("cleanup_retention", "the stream's options are invalid");
             skip("sink_reachable", "the stream's options are invalid");
             skipSink("the stream's options are invalid");
         } else {
@@ -302,6 +318,7 @@ public final class PromotionChecks {
                     "source alias '" + options.sourceConnectionId() + "' did not open: "
                         + e.blockers().get(0).code() + ": " + e.blockers().get(0).message())));
             skipTables("the source did not open");
+            skip("cleanup_retention", "the source did not open");
             return;
         }
         try (c) {
@@ -316,11 +333,62 @@ public final class PromotionChecks {
                 facts.put(l.name(), tableChecks(c, l));
                 at = stream;
             }
+            cleanupRetention(c);
         } catch (SQLException e) {
             // closing the connection failed: every table's checks already ran
         } finally {
             at = stream;
         }
+    }
+
+    /**
+     * {@code cleanup_retention} ({@code mssql_cdc}): the capture cleanup job of the database
+     * ({@code msdb.dbo.cdc_jobs}, {@code job_type = 'cleanup'}) keeps changes at least twice the stream's tick
+     * interval, so a tick that is late once still finds every change it had not read. Skipped when the source alias
+     * cannot read {@code msdb.dbo.cdc_jobs}; passed without a comparison when the interval is unknown.
+     */
+    private void cleanupRetention(Connection c) {
+        if (!SqlServerCdcReader.BACKEND.equals(options.backend())) {
+            skip("cleanup_retention", "Change Tracking keeps changes for the database's CHANGE_RETENTION: not "
+                + "checked yet");
+            return;
+        }
+        Long minutes = null;
+        try (PreparedStatement st = c.prepareStatement("SELECT retention FROM msdb.dbo.cdc_jobs WHERE database_id = "
+            + "DB_ID() AND job_type = N'cleanup'"); ResultSet rs = st.executeQuery()) {
+            if (rs.next()) {
+                minutes = rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            skip("cleanup_retention", "msdb.dbo.cdc_jobs is not readable by the source alias (SQLState "
+                + e.getSQLState() + "): the cleanup job's retention is not checked; grant SELECT on it to check it");
+            return;
+        }
+        if (minutes == null) {
+            pass("cleanup_retention", "no CDC cleanup job for this database: captured changes are not cleaned up");
+            return;
+        }
+        if (tickInterval == null) {
+            pass("cleanup_retention", "the cleanup job keeps changes " + minutes + " minute(s); no tick interval "
+                + "given (--tick-interval): not compared");
+            return;
+        }
+        java.time.Duration retention = java.time.Duration.ofMinutes(minutes);
+        if (retention.compareTo(tickInterval.multipliedBy(2)) >= 0) {
+            pass("cleanup_retention", "the cleanup job keeps changes " + minutes + " minute(s), at least twice the "
+                + "tick interval " + tickInterval);
+            return;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("retention_minutes", minutes);
+        details.put("tick_interval_seconds", tickInterval.toSeconds());
+        fail("cleanup_retention", "the cleanup job keeps changes " + minutes + " minute(s), less than twice the tick "
+            + "interval " + tickInterval, List.of(Blocker.of(BlockerCode.CDC_BUNDLE_RETENTION_TOO_SHORT,
+                "cleanup_retention", "the capture cleanup job keeps changes " + minutes + " minute(s), less than twice "
+                    + "the stream's tick interval " + tickInterval + ": a tick late once may find changes it had not "
+                    + "read cleaned up (cdc_runtime.cdc_resync_required); raise the job's retention "
+                    + "(sys.sp_cdc_change_job @job_type = N'cleanup', @retention = MINUTES) or tick more often",
+                details)));
     }
 
     /** One table's source checks; returns its source facts, or null when the table could not be read. */

@@ -149,9 +149,11 @@ class MultiTableBundleTest {
             assertEquals(CdcPromotionBundle.SCHEMA, b.path("schema").asText());
             assertTrue(b.path("passed").asBoolean());
             assertEquals(0, b.path("blockers").size());
-            assertEquals(List.of("stream_options", "source_reachable", "sink_reachable", "offset_store"),
-                ids(b.path("checks")));
-            b.path("checks").forEach(c -> assertEquals("passed", c.path("status").asText(), c.toString()));
+            assertEquals(List.of("stream_options", "source_reachable", "cleanup_retention", "sink_reachable",
+                "offset_store"), ids(b.path("checks")));
+            // the emulation has no msdb.dbo.cdc_jobs (see theCleanupJobsRetentionIsCheckedAgainstTheTickInterval)
+            b.path("checks").forEach(c -> assertEquals(c.path("id").asText().equals("cleanup_retention") ? "skipped"
+                : "passed", c.path("status").asText(), c.toString()));
             assertEquals(2, b.path("stream").path("tables").size());
             assertTrue(b.path("stream").path("source_table").isMissingNode(), "a multi-table stream names tables");
             assertEquals(0, b.path("columns").size());
@@ -253,6 +255,46 @@ class MultiTableBundleTest {
             assertEquals(Set.of("cdc_bundle.digest_drift"), codes(again));
             assertEquals("dbo.orders", again.path("blockers").get(0).path("details").path("table").asText());
             ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
+    @Test
+    void theCleanupJobsRetentionIsCheckedAgainstTheTickInterval() throws Exception {
+        String db = TestEngines.newDatabase("bundle_retention");
+        // SQL Server keeps the cleanup job's settings in msdb.dbo.cdc_jobs: the emulation's database is named msdb
+        // so that the three-part name resolves (closed, and gone, with the fixture)
+        String url = "jdbc:h2:mem:msdb;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE";
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(url, "customers", "orders");
+             Statement st = fx.connection.createStatement()) {
+            st.execute("CREATE ALIAS DB_ID AS 'int dbId() { return 5; }'");
+            st.execute("CREATE TABLE dbo.cdc_jobs (database_id INT, job_type NVARCHAR(20), retention BIGINT)");
+            st.execute("INSERT INTO dbo.cdc_jobs VALUES (5, 'capture', 0), (5, 'cleanup', 60), (7, 'cleanup', 1)");
+            context(fx.url);
+            CliRun often = bundle(dir.resolve("often"), concat(tables(db), "--tick-interval", "10m"));
+            assertEquals(0, often.exitCode(), often.stderr());
+            JsonNode ok = file(dir.resolve("often")).path("checks").get(2);
+            assertEquals("cleanup_retention", ok.path("id").asText());
+            assertEquals("passed", ok.path("status").asText(), ok.toString());
+            assertTrue(ok.path("detail").asText().contains("60 minute(s)"), ok.toString());
+
+            CliRun rarely = bundle(dir.resolve("rarely"), concat(tables(db), "--tick-interval", "45m"));
+            assertEquals(1, rarely.exitCode(), rarely.stdout());
+            JsonNode red = file(dir.resolve("rarely"));
+            assertEquals(Set.of("cdc_bundle.retention_too_short"), codes(red));
+            JsonNode blocker = red.path("blockers").get(0);
+            assertEquals(60, blocker.path("details").path("retention_minutes").asInt());
+            assertEquals(2700, blocker.path("details").path("tick_interval_seconds").asInt());
+            assertEquals("failed", red.path("checks").get(2).path("status").asText());
+            assertEquals(file(dir.resolve("often")).path("digest"), red.path("digest"),
+                "the retention is checked, not pinned: the digest is the same");
+
+            CliRun unknown = bundle(dir.resolve("unknown"), tables(db));
+            assertEquals(0, unknown.exitCode(), unknown.stderr());
+            assertTrue(file(dir.resolve("unknown")).path("checks").get(2).path("detail").asText()
+                .contains("not compared"));
+            CliRun bad = bundle(dir.resolve("bad"), concat(tables(db), "--tick-interval", "soon"));
+            assertEquals(2, bad.exitCode());
+            assertTrue(bad.stderr().contains("--tick-interval"), bad.stderr());
         }
     }
 
