@@ -336,6 +336,10 @@ public final class PromotionChecks {
             cleanupRetention(c);
         } catch (SQLException e) {
             // closing the connection failed: every table's checks already ran
+        } catch (RuntimeException e) {
+            at = stream;
+            fail("source_catalogue", "the source's catalogue could not be read", List.of(Blocker.of(
+                BlockerCode.SOURCE_READ_FAILED, "--source-connection-id", Redactor.global().describe(e))));
         } finally {
             at = stream;
         }
