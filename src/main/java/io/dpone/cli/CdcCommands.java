@@ -70,11 +70,6 @@ public final class CdcCommands implements Runnable {
                 .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).build();
             CdcRuntimeRunReport report;
             try {
-                if (approvedBundle != null && options.multiTable()) {
-                    throw new DponeException(io.dpone.cdc.CdcBlockers.blocker(
-                        io.dpone.cdc.CdcBlockers.INVALID_ARGUMENT, "--require-approved-bundle", "the promotion "
-                            + "bundle covers a single-table stream; a multi-table stream's bundle is not built yet"));
-                }
                 if (approvedBundle != null) {
                     var context = io.dpone.connect.ConnectionContext.fromEnvironment();
                     io.dpone.cdc.bundle.ApprovedBundle.require(approvedBundle, options, context,

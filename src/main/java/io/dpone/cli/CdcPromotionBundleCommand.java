@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dpone ops cdc-promotion-bundle}: checks everything one live CDC stream needs before it runs (the options of
- * {@code cdc-runtime-run --mode live}) and writes the bundle with its digest; {@code --approve --approver NAME}
- * approves the reviewed bundle in {@code --output-dir}.
+ * {@code cdc-runtime-run --mode live}, a multi-table stream's repeated {@code --table} included) and writes the bundle
+ * with its digest; {@code --approve --approver NAME} approves the reviewed bundle in {@code --output-dir}.
  */
 @Command(name = "cdc-promotion-bundle", sortOptions = false, mixinStandardHelpOptions = true,
     description = "Check a live CDC stream before it runs and write its promotion bundle (JSON, Markdown, digest); "
@@ -43,6 +43,9 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
     String approver;
     @Option(names = "--format", defaultValue = "text", description = "json or text (default: ${DEFAULT-VALUE})")
     Format format;
+    @Option(names = "--tick-interval", paramLabel = "DURATION", description = "how often the stream will tick "
+        + "(10s, 5m, 1h): the capture cleanup job must keep changes at least twice as long")
+    String tickInterval;
 
     @Override
     public Integer call() {
@@ -51,14 +54,12 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
                 ? "Missing required option: '--approver' (required with --approve)"
                 : "--approver is for --approve");
         }
+        java.time.Duration interval = tickInterval == null ? null : io.dpone.manifest.ShortDuration
+            .parse(tickInterval).filter(d -> !d.isZero()).orElseThrow(() -> new CommandLine.ParameterException(
+                spec.commandLine(), "--tick-interval must be a positive duration: digits and ms, s, m or h (10s)"));
         io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
         CdcRunOptions options = stream.builder(CdcMode.live).connections(sourceConnectionId, sinkConnectionId)
             .build();
-        if (options.multiTable()) {
-            return blocked(new DponeException(io.dpone.cdc.CdcBlockers.blocker(
-                io.dpone.cdc.CdcBlockers.INVALID_ARGUMENT, "--table", "the promotion bundle covers a single-table "
-                    + "stream; a multi-table stream's bundle is not built yet (issue 31)")));
-        }
         ConnectionContext context;
         try {
             context = ConnectionContext.fromEnvironment();
@@ -66,7 +67,7 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
             return blocked(e);
         }
         CdcPromotionBundle bundle = PromotionChecks.build(options, context,
-            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"));
+            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"), interval);
         if (!approve) {
             BundleFiles.write(outputDir, bundle);
             return Output.emit(bundle.passed(), bundle, text(bundle), format);
@@ -95,6 +96,14 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
             + (b.passed() ? "passed" : "blocked") + " (digest " + b.digest() + ")\n");
         b.checks().forEach(c -> out.append("  ").append(c.status()).append(' ').append(c.id()).append(": ")
             .append(c.detail()).append('\n'));
+        if (b.tables() != null) {
+            for (CdcPromotionBundle.TableBundle t : b.tables()) {
+                out.append("  table ").append(t.table()).append(" -> ").append(t.targetDataset()).append(' ')
+                    .append(t.passed() ? "passed" : "blocked").append('\n');
+                t.checks().forEach(c -> out.append("    ").append(c.status()).append(' ').append(c.id())
+                    .append(": ").append(c.detail()).append('\n'));
+            }
+        }
         if (!b.blockers().isEmpty()) {
             out.append(Output.blockersText(b.blockers()));
         }

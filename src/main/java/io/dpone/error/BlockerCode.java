@@ -101,6 +101,8 @@ public enum BlockerCode {
     CDC_BUNDLE_NOT_APPROVABLE("cdc_bundle.not_approvable"),
     CDC_BUNDLE_DIGEST_DRIFT("cdc_bundle.digest_drift"),
     CDC_BUNDLE_NOT_APPROVED("cdc_bundle.not_approved"),
+    CDC_BUNDLE_SINK_LOG_MISMATCH("cdc_bundle.sink_log_mismatch"),
+    CDC_BUNDLE_RETENTION_TOO_SHORT("cdc_bundle.retention_too_short"),
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),

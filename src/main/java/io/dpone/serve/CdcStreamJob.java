@@ -183,6 +183,24 @@ public final class CdcStreamJob implements Processor {
         return stream;
     }
 
+    /**
+     * The tick through the pod's camel context; with {@code approved_bundle}, only when the stream still matches the
+     * approved bundle ({@link io.dpone.cdc.bundle.ApprovedBundle#require}, as {@code cdc-runtime-run
+     * --require-approved-bundle}): else the tick is refused with the typed blockers ({@code cdc_bundle.not_approved},
+     * {@code cdc_bundle.digest_drift} naming a drifted table, a failing check's), before anything is read.
+     */
+    private CdcRuntimeRunReport approvedThenRun(io.dpone.cdc.runtime.CdcTick tick) {
+        if (stream.approvedBundle() != null) {
+            try {
+                io.dpone.cdc.bundle.ApprovedBundle.require(stream.approvedBundle(), tick.options(), context,
+                    alias -> ConnectionReach.reach(context, alias, "sink_connection_id"), stream.schedule().every());
+            } catch (io.dpone.error.DponeException e) {
+                return CdcTickRunner.refused(tick, e.blockers());
+            }
+        }
+        return CdcTickRunner.run(camel, tick);
+    }
+
     @Override
     public void process(Exchange exchange) {
         if (signal.stopping()) {
@@ -200,7 +218,7 @@ public final class CdcStreamJob implements Processor {
             observer.tickStarting(stream, tickId);
             // every mode (local file sink, local into ClickHouse, live SQL Server CDC / Change Tracking) runs its
             // tick through this pod's camel context, fenced like a CLI tick
-            CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, tick -> CdcTickRunner.run(camel, tick));
+            CdcRuntimeRunReport r = CdcRuntime.run(stream.options(), context, this::approvedThenRun);
             stats.record(r);
             told = true;
             observer.tickFinished(stream, tickId, r, null);

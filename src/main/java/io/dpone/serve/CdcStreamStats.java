@@ -136,7 +136,12 @@ public class CdcStreamStats {
         lastDurationMs = r.metrics() == null ? 0 : r.metrics().durationMs();
         lastTickAt = r.finishedAt();
         Map<String, Object> after = r.offsetAfter() != null ? r.offsetAfter() : r.offsetBefore();
-        committedPosition = after == null || after.get("position") == null ? "" : String.valueOf(after.get("position"));
+        if (after != null || r.passed()) {
+            // a tick refused before it loaded the offset (its fence held elsewhere, an approved bundle that no
+            // longer matches) knows no position: the committed one stays as last seen
+            committedPosition = after == null || after.get("position") == null ? ""
+                : String.valueOf(after.get("position"));
+        }
         highWatermark = r.highWatermark() == null ? highWatermark : r.highWatermark();
         lag = lagOf(committedPosition, highWatermark);
         if (r.metrics() != null) {

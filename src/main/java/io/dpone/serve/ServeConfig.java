@@ -108,11 +108,21 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
         }
     }
 
-    /** A CDC stream ticked periodically through the {@code cdc_runtime_tick} route. */
+    /**
+     * A CDC stream ticked periodically through the {@code cdc_runtime_tick} route.
+     *
+     * @param approvedBundle {@code approved_bundle} (live only): the promotion bundle directory whose approval every
+     *                       tick requires, as {@code cdc-runtime-run --require-approved-bundle}; null when none
+     */
     public record CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize,
-                            Verify verify) {
+                            Verify verify, Path approvedBundle) {
         public CdcStream(String name, Schedule schedule, CdcRunOptions options) {
             this(name, schedule, options, null, null);
+        }
+
+        public CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize,
+                         Verify verify) {
+            this(name, schedule, options, materialize, verify, null);
         }
 
         public CdcStream(String name, Schedule schedule, CdcRunOptions options, Materialize materialize) {

@@ -249,7 +249,11 @@ public final class ServeConfigLoader {
             }
             verify = new ServeConfig.Verify(every, buckets, v.path("repair").asBoolean(false), path(v.get("output_dir")));
         }
-        return new ServeConfig.CdcStream(name, schedule, options, materialize, verify);
+        Path approvedBundle = path(n.get("approved_bundle"));
+        if (approvedBundle != null && mode != CdcMode.live) {
+            invalid(p + ".approved_bundle", "needs a live stream (a promotion bundle checks a live source)");
+        }
+        return new ServeConfig.CdcStream(name, schedule, options, materialize, verify, approvedBundle);
     }
 
     /**

@@ -19,7 +19,8 @@ import java.util.function.Function;
  * recomputed (every check of {@link PromotionChecks}, on the tick's own options) and its digest must be the one
  * {@code DIR/approval.json} approved, and every check must pass. A missing or unreadable approval is
  * {@code cdc_bundle.not_approved}; another digest is {@code cdc_bundle.digest_drift} (the configuration or the source
- * changed since the approval); a check failing now gives its own blockers.
+ * changed since the approval; for a multi-table stream, one per table whose digest moved, naming it in
+ * {@code details.table}); a check failing now gives its own blockers.
  */
 public final class ApprovedBundle {
     private ApprovedBundle() {
@@ -28,6 +29,12 @@ public final class ApprovedBundle {
     /** Returns the approved digest when the stream still matches it; else throws the typed refusal. */
     public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
                                  Function<String, String> sinkReach) {
+        return require(dir, options, context, sinkReach, null);
+    }
+
+    /** As above, the capture cleanup job's retention checked against {@code tickInterval} (null: not compared). */
+    public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
+                                 Function<String, String> sinkReach, java.time.Duration tickInterval) {
         if (options.mode() != CdcMode.live) {
             throw new DponeException(BlockerCode.CDC_INVALID_ARGUMENT, "--require-approved-bundle",
                 "--require-approved-bundle is for --mode live (a bundle checks a live source)");
@@ -36,16 +43,20 @@ public final class ApprovedBundle {
         if (!invalid.isEmpty()) {
             throw new DponeException(invalid);
         }
-        String approved = approvedDigest(dir.resolve(CdcPromotionBundle.APPROVAL_FILE));
-        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach);
-        BundleFiles.drift(approved, now.digest(), "the approved bundle");
+        Approval approved = approval(dir.resolve(CdcPromotionBundle.APPROVAL_FILE));
+        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach, tickInterval);
+        BundleFiles.drift(approved.digest(), approved.tables(), now, "the approved bundle");
         if (!now.passed()) {
             throw new DponeException(now.blockers());
         }
-        return approved;
+        return approved.digest();
     }
 
-    private static String approvedDigest(Path file) {
+    /** An approval's digest, and a multi-table stream's table digests ({@code schema.table} to digest). */
+    private record Approval(String digest, java.util.Map<String, String> tables) {
+    }
+
+    private static Approval approval(Path file) {
         String subject = "--require-approved-bundle/" + CdcPromotionBundle.APPROVAL_FILE;
         try {
             if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -61,7 +72,18 @@ public final class ApprovedBundle {
                 || !digest.matches("[0-9a-f]{64}")) {
                 throw notApproved(subject, "the file is not a " + BundleFiles.APPROVAL_SCHEMA + " document");
             }
-            return digest;
+            java.util.Map<String, String> tables = new java.util.LinkedHashMap<>();
+            var fields = node.path("tables").fields();
+            while (fields.hasNext()) {
+                var e = fields.next();
+                String t = e.getValue().asText("");
+                if (!t.matches("[0-9a-f]{64}")) {
+                    throw notApproved(subject, "the file is not a " + BundleFiles.APPROVAL_SCHEMA + " document (a "
+                        + "table digest is not a digest)");
+                }
+                tables.put(e.getKey(), t);
+            }
+            return new Approval(digest, tables);
         } catch (IOException e) {
             throw notApproved(subject, "the approval file cannot be read as JSON");
         }

@@ -12,8 +12,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -55,28 +59,71 @@ public final class BundleFiles {
                     + Math.max(current.blockers().size(), reviewed.path("blockers").size()) + " blocker(s): only a "
                     + "bundle whose every check passed can be approved; fix them and generate the bundle again"));
         }
-        drift(reviewed.path("digest").asText(""), current.digest(), "the reviewed bundle");
+        Map<String, String> reviewedTables = new LinkedHashMap<>();
+        reviewed.path("tables").forEach(t -> reviewedTables.put(t.path("table").asText(""),
+            t.path("digest").asText("")));
+        drift(reviewed.path("digest").asText(""), reviewedTables, current, "the reviewed bundle");
         Map<String, Object> approval = new LinkedHashMap<>();
         approval.put("schema", APPROVAL_SCHEMA);
         approval.put("pipeline_name", current.stream().get("pipeline_name"));
         approval.put("approver", approver);
         approval.put("approved_at", now.truncatedTo(ChronoUnit.SECONDS).toString());
         approval.put("digest", current.digest());
+        if (current.tables() != null) {
+            approval.put("tables", current.tableDigests());
+        }
         ReportWriter.writeJson(dir.resolve(CdcPromotionBundle.APPROVAL_FILE), approval);
         return approval;
     }
 
-    /** {@code cdc_bundle.digest_drift} when {@code recorded} is not {@code now}. */
-    static void drift(String recorded, String now, String what) {
-        if (!recorded.equals(now)) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("recorded_digest", recorded);
-            details.put("current_digest", now);
-            throw new DponeException(Blocker.of(BlockerCode.CDC_BUNDLE_DIGEST_DRIFT, "digest", what + "'s digest "
-                + recorded + " is not the digest of the stream and its source now (" + now + "): the stream "
-                + "configuration, the capture instance, its columns or types, or the keys changed; generate the "
-                + "bundle again, review it and approve it", details));
+    /**
+     * {@code cdc_bundle.digest_drift} when {@code recorded} is not the digest of {@code now}. For a multi-table stream
+     * whose recorded table digests are known ({@code recordedTables}, {@code schema.table} to digest), one blocker per
+     * table whose configuration or source changed (or that was added or removed), each naming it in its message and
+     * {@code details.table}; when no table's digest moved, the stream's own configuration changed (one blocker).
+     */
+    static void drift(String recorded, Map<String, String> recordedTables, CdcPromotionBundle now, String what) {
+        if (recorded.equals(now.digest())) {
+            return;
         }
+        List<Blocker> found = new ArrayList<>();
+        Map<String, String> current = now.tableDigests();
+        if (!recordedTables.isEmpty() && !current.isEmpty()) {
+            Set<String> names = new TreeSet<>(recordedTables.keySet());
+            names.addAll(current.keySet());
+            for (String table : names) {
+                String was = recordedTables.get(table);
+                String is = current.get(table);
+                if (was != null && was.equals(is)) {
+                    continue;
+                }
+                Map<String, Object> details = driftDetails(recorded, now.digest());
+                details.put("table", table);
+                details.put("recorded_table_digest", was);
+                details.put("current_table_digest", is);
+                String why = was == null ? "the stream names table " + table + " since " + what + " was made"
+                    : is == null ? what + " covers table " + table + ", which the stream no longer names"
+                    : "table " + table + " changed since " + what + " was made: its --table (log, keys) or its "
+                        + "source (capture instance, captured columns or their types, primary key)";
+                found.add(Blocker.of(BlockerCode.CDC_BUNDLE_DIGEST_DRIFT, "digest", what + "'s digest " + recorded
+                    + " is not the digest of the stream and its source now (" + now.digest() + "): " + why
+                    + "; generate the bundle again, review it and approve it", details));
+            }
+        }
+        if (found.isEmpty()) {
+            found.add(Blocker.of(BlockerCode.CDC_BUNDLE_DIGEST_DRIFT, "digest", what + "'s digest " + recorded
+                + " is not the digest of the stream and its source now (" + now.digest() + "): the stream "
+                + "configuration, the capture instance, its columns or types, or the keys changed; generate the "
+                + "bundle again, review it and approve it", driftDetails(recorded, now.digest())));
+        }
+        throw new DponeException(found);
+    }
+
+    private static Map<String, Object> driftDetails(String recorded, String now) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("recorded_digest", recorded);
+        details.put("current_digest", now);
+        return details;
     }
 
     /** The bundle JSON at {@code file}, refused when it is missing, too large, not JSON or not a bundle. */
@@ -104,19 +151,62 @@ public final class BundleFiles {
         return new DponeException(Blocker.of(BlockerCode.CDC_BUNDLE_UNREADABLE, subject, message));
     }
 
-    /** The Markdown form: stream, checks, columns, blockers, digest. */
+    /**
+     * The Markdown form: stream, checks, columns, blockers, digest; for a multi-table stream, the tables, then each
+     * table's checks, columns and blockers under its own heading.
+     */
     public static String markdown(CdcPromotionBundle b) {
         StringBuilder md = new StringBuilder();
         md.append("# CDC promotion bundle: ").append(b.stream().get("pipeline_name")).append("\n\n");
         md.append("Result: **").append(b.passed() ? "passed" : "blocked").append("**  \n");
         md.append("Digest: `").append(b.digest()).append("`\n\n## Stream\n\n| option | value |\n| --- | --- |\n");
-        b.stream().forEach((k, v) -> md.append("| ").append(k).append(" | ").append(cell(v)).append(" |\n"));
-        md.append("\n## Checks\n\n| check | status | detail |\n| --- | --- | --- |\n");
-        b.checks().forEach(c -> md.append("| ").append(c.id()).append(" | ").append(c.status()).append(" | ")
+        b.stream().forEach((k, v) -> {
+            if (!"tables".equals(k)) {
+                md.append("| ").append(k).append(" | ").append(cell(v)).append(" |\n");
+            }
+        });
+        if (b.tables() != null) {
+            md.append("\n## Tables\n\n| table | CDC log | unique keys | capture instance | result | digest |\n"
+                + "| --- | --- | --- | --- | --- | --- |\n");
+            b.tables().forEach(t -> md.append("| ").append(t.table()).append(" | ").append(t.targetDataset())
+                .append(" | ").append(cell(String.join(", ", t.uniqueKeys()))).append(" | ")
+                .append(cell(t.captureInstance())).append(" | ").append(t.passed() ? "passed" : "blocked")
+                .append(" | `").append(t.digest()).append("` |\n"));
+        }
+        checks(md, "## Checks", b.checks());
+        if (b.tables() == null) {
+            columns(md, "## Columns", b.columns());
+        }
+        for (CdcPromotionBundle.TableBundle t : b.tables() == null ? List.<CdcPromotionBundle.TableBundle>of()
+            : b.tables()) {
+            md.append("\n## Table ").append(t.table()).append("\n\nResult: **")
+                .append(t.passed() ? "passed" : "blocked").append("**\n");
+            checks(md, "### Checks", t.checks());
+            columns(md, "### Columns", t.columns());
+        }
+        md.append("\n## Blockers\n\n");
+        if (b.blockers().isEmpty()) {
+            md.append("None.\n");
+        }
+        b.blockers().forEach(x -> {
+            Object table = x.details().get("table");
+            md.append("- `").append(x.code()).append("` at `").append(x.subject()).append('`')
+                .append(table == null ? "" : " (table `" + table + "`)").append(": ").append(x.message())
+                .append('\n');
+        });
+        return md.toString();
+    }
+
+    private static void checks(StringBuilder md, String heading, List<CdcPromotionBundle.Check> checks) {
+        md.append("\n").append(heading).append("\n\n| check | status | detail |\n| --- | --- | --- |\n");
+        checks.forEach(c -> md.append("| ").append(c.id()).append(" | ").append(c.status()).append(" | ")
             .append(cell(c.detail())).append(" |\n"));
-        md.append("\n## Columns\n\n| column | source type | nullable | key | verdict | ClickHouse | policy |\n"
-            + "| --- | --- | --- | --- | --- | --- | --- |\n");
-        for (var c : b.columns()) {
+    }
+
+    private static void columns(StringBuilder md, String heading, List<CdcPromotionBundle.ColumnVerdict> columns) {
+        md.append("\n").append(heading).append("\n\n| column | source type | nullable | key | verdict | ClickHouse | "
+            + "policy |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        for (var c : columns) {
             StringBuilder ch = new StringBuilder();
             c.clickhouse().forEach(m -> ch.append(ch.length() == 0 ? "" : ", ").append(m.get("name")).append(' ')
                 .append(m.get("type")));
@@ -125,13 +215,6 @@ public final class BundleFiles {
                 .append(c.blockerCode() == null ? "" : " (" + c.blockerCode() + ")").append(" | ")
                 .append(cell(ch.toString())).append(" | ").append(c.policy()).append(" |\n");
         }
-        md.append("\n## Blockers\n\n");
-        if (b.blockers().isEmpty()) {
-            md.append("None.\n");
-        }
-        b.blockers().forEach(x -> md.append("- `").append(x.code()).append("` at `").append(x.subject())
-            .append("`: ").append(x.message()).append('\n'));
-        return md.toString();
     }
 
     private static String cell(Object v) {

@@ -60,6 +60,16 @@ public final class CdcTickRunner {
         }
     }
 
+    /**
+     * A tick refused before it ran (a {@code serve} stream's {@code approved_bundle} no longer matching): its red
+     * report with {@code blockers}; nothing was read, applied or committed, and no report file is written.
+     */
+    public static CdcRuntimeRunReport refused(CdcTick tick, List<Blocker> blockers) {
+        tick.markStarted();
+        tick.block(blockers);
+        return CdcReports.build(tick);
+    }
+
     private static CdcRuntimeRunReport failed(CdcTick tick, Throwable e) {
         Throwable cause = e instanceof CamelExecutionException && e.getCause() != null ? e.getCause() : e;
         List<Blocker> blockers = cause instanceof DponeException typed ? typed.blockers()

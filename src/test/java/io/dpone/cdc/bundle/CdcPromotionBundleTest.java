@@ -127,10 +127,13 @@ class CdcPromotionBundleTest {
             List<String> ids = new ArrayList<>();
             b.path("checks").forEach(c -> {
                 ids.add(c.path("id").asText());
-                assertEquals("passed", c.path("status").asText(), c.toString());
+                // the emulation has no msdb.dbo.cdc_jobs: the cleanup job's retention is not checked, and says so
+                assertEquals(c.path("id").asText().equals("cleanup_retention") ? "skipped" : "passed",
+                    c.path("status").asText(), c.toString());
             });
             assertEquals(List.of("stream_options", "source_reachable", "source_table", "capture_enabled",
-                "unique_keys", "column_types", "sink_reachable"), ids);
+                "unique_keys", "column_types", "cleanup_retention", "sink_reachable", "sink_log", "offset_store"),
+                ids);
             assertEquals("dbo_orders", b.path("stream").path("capture_instance").asText());
             assertEquals("dbo_orders", b.path("source").path("capture_instance").asText());
             assertEquals(5, b.path("source").path("captured_columns").size());
