@@ -53,7 +53,8 @@ public final class CdcRuntime {
             throw new DponeException(problems);
         }
         // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults under the tick's budget
-        // (options.retry()); the offset commit and every other statement run once
+        // (options.retry()); the offset commit and every other statement run once (commit_offset reconciles a
+        // transient fault by reading the checkpoint back)
         io.dpone.retry.RetryBudget budget = new io.dpone.retry.RetryBudget(options.retry());
         try (ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(
                 context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")),

@@ -66,7 +66,7 @@ public final class LiveCdcRuntime {
         // issue 35: one retry budget per tick (options.retry(): --max-retries..., a serve stream's retry:). The source
         // reads (the connect, then the batch on a fresh connection after a dropped one), the token-deduplicated log
         // inserts and the read-only queries retry transient faults under it; the offset commit and every other
-        // statement run once (the next tick's load_offset reconciles by reading the checkpoint)
+        // statement run once (commit_offset reconciles a transient fault by reading the checkpoint back)
         io.dpone.retry.RetryBudget budget = new io.dpone.retry.RetryBudget(options.retry());
         java.util.function.Supplier<Connection> open = () -> io.dpone.source.SourceConnections.open(source,
             "dpone-cdc");
