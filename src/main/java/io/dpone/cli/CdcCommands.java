@@ -38,6 +38,8 @@ public final class CdcCommands implements Runnable {
         CdcMode mode;
         @CommandLine.Mixin
         CdcStreamOptions stream;
+        @CommandLine.Mixin
+        CdcRetryOptions retry;
         @Option(names = "--events-json", description = "local mode: the bounded CDC batch to apply")
         Path eventsJson;
         @Option(names = "--checkpoint-json", description = "local mode: the durable offset checkpoint")
@@ -67,7 +69,8 @@ public final class CdcCommands implements Runnable {
             }
             io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
             CdcRunOptions options = stream.builder(mode).eventsJson(eventsJson).checkpointJson(checkpointJson)
-                .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).build();
+                .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).retry(retry.settings())
+                .build();
             CdcRuntimeRunReport report;
             try {
                 if (approvedBundle != null) {
@@ -92,7 +95,7 @@ public final class CdcCommands implements Runnable {
         private static String text(CdcRuntimeRunReport r) {
             if (!r.passed()) {
                 return "cdc-runtime-run " + r.runId() + " red (offset " + (r.committed() ? "committed" : "not committed")
-                    + "):\n" + Output.blockersText(r.blockers());
+                    + "):\n" + Output.blockersText(r.blockers()) + retries(r);
             }
             CdcRuntimeRunReport.Counts c = r.counts();
             Map<String, Object> after = r.offsetAfter();
@@ -101,7 +104,19 @@ public final class CdcCommands implements Runnable {
             return "cdc-runtime-run " + r.runId() + " passed: " + what + "\n  read " + c.read()
                 + ", replayed " + c.replayed() + ", applied " + c.applied() + ", already in sink "
                 + c.alreadyInSink() + policies(r) + "\n  offset " + (after == null ? "-" : after.get("position"))
-                + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n" + tables(r);
+                + (r.committed() ? " committed" : " not moved (" + r.commitOutcome() + ")") + "\n" + tables(r)
+                + retries(r);
+        }
+
+        /** The tick's transient-fault retries per operation kind (issue 35), when it retried any. */
+        private static String retries(CdcRuntimeRunReport r) {
+            if (r.retries() == null || r.retries().retries() == 0) {
+                return "";
+            }
+            StringBuilder sb = new StringBuilder("  retries ").append(r.retries().retries()).append(" of ")
+                .append(r.retries().maxRetries()).append(" (").append(r.retries().spentMillis()).append(" ms):");
+            r.retries().byKind().forEach((k, v) -> sb.append(' ').append(k).append(' ').append(v));
+            return sb.append(r.retries().budgetExhausted() ? ", budget spent" : "").append('\n').toString();
         }
 
         /** One line per table of a multi-table stream (nothing for a single-table stream). */

@@ -35,6 +35,15 @@ public class CdcStreamStats {
     private long lastMaterializeMs;
     private long visibleBehindSourceMs = -1;
 
+    /** The operation kinds a tick retries (issue 35): its source reads, its log inserts, its read-only queries. */
+    public static final java.util.List<io.dpone.retry.OperationKind> TICK_RETRY_KINDS = java.util.List.of(
+        io.dpone.retry.OperationKind.SOURCE_READ, io.dpone.retry.OperationKind.CHUNK_INSERT,
+        io.dpone.retry.OperationKind.METADATA_QUERY);
+    /** Retried attempts of finished ticks per operation kind. */
+    private final java.util.Map<io.dpone.retry.OperationKind, Long> retries =
+        new java.util.EnumMap<>(io.dpone.retry.OperationKind.class);
+    private long retryBudgetExhaustedTicks;
+
     private long verifications;
     private long failedVerifications;
     private long mismatchedBuckets = -1;
@@ -147,6 +156,12 @@ public class CdcStreamStats {
         if (r.metrics() != null) {
             millisBehindSource = r.metrics().millisBehindSource();
         }
+        if (r.retries() != null) {
+            for (io.dpone.retry.OperationKind k : io.dpone.retry.OperationKind.values()) {
+                retries.merge(k, r.retries().byKind().getOrDefault(k.key(), 0L), Long::sum);
+            }
+            retryBudgetExhaustedTicks += r.retries().budgetExhausted() ? 1 : 0;
+        }
         for (CdcRuntimeRunReport.TableFigures t : r.tables()) {
             int i = tables.indexOf(t.sourceTable());
             if (i >= 0) {
@@ -194,6 +209,37 @@ public class CdcStreamStats {
         + "materialization failed; empty when none")
     public synchronized String getLastMaterializeFailedTables() {
         return String.join(",", materializeFailedTables);
+    }
+
+    /** Retried attempts of {@code kind} in the finished ticks (after transient faults). */
+    public synchronized long retries(io.dpone.retry.OperationKind kind) {
+        return retries.getOrDefault(kind, 0L);
+    }
+
+    @ManagedAttribute(description = "Retried attempts after transient faults in finished ticks, every operation kind")
+    public synchronized long getRetries() {
+        return retries.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @ManagedAttribute(description = "Batches read again on a fresh source connection after a dropped one in "
+        + "finished ticks")
+    public long getSourceReadRetries() {
+        return retries(io.dpone.retry.OperationKind.SOURCE_READ);
+    }
+
+    @ManagedAttribute(description = "Retried CDC log inserts (with their deduplication token) in finished ticks")
+    public long getChunkInsertRetries() {
+        return retries(io.dpone.retry.OperationKind.CHUNK_INSERT);
+    }
+
+    @ManagedAttribute(description = "Retried read-only queries in finished ticks")
+    public long getMetadataQueryRetries() {
+        return retries(io.dpone.retry.OperationKind.METADATA_QUERY);
+    }
+
+    @ManagedAttribute(description = "Finished ticks that failed because they spent their retry budget")
+    public synchronized long getRetryBudgetExhaustedTicks() {
+        return retryBudgetExhaustedTicks;
     }
 
     /** When the last tick ended (UTC), null before the first. */

@@ -95,7 +95,7 @@ public final class ServeConfigLoader {
         List<ServeConfig.Fleet> fleets = new ArrayList<>();
         items(root.get("fleets"), (n, p) -> fleets.add(fleet(n, p, names, retry)), "fleets");
         List<ServeConfig.CdcStream> streams = new ArrayList<>();
-        items(root.get("cdc_streams"), (n, p) -> streams.add(stream(n, p, names)), "cdc_streams");
+        items(root.get("cdc_streams"), (n, p) -> streams.add(stream(n, p, names, retry)), "cdc_streams");
         List<ServeConfig.CertificationSpec> certs = new ArrayList<>();
         items(root.get("certifications"), (n, p) -> certs.add(certification(n, p, names)), "certifications");
         if (jobs.isEmpty() && fleets.isEmpty() && streams.isEmpty() && certs.isEmpty()) {
@@ -173,7 +173,9 @@ public final class ServeConfigLoader {
             retry);
     }
 
-    private ServeConfig.CdcStream stream(JsonNode n, String p, Set<String> names) {
+    /** A CDC stream; its ticks run under its own {@code retry:} budget, else serve's, else the default. */
+    private ServeConfig.CdcStream stream(JsonNode n, String p, Set<String> names,
+                                         io.dpone.retry.RetrySettings serveRetry) {
         String name = uniqueName(n, p, names);
         ServeConfig.Schedule schedule = schedule(n.get("schedule"), p + ".schedule");
         List<String> keys = new ArrayList<>();
@@ -198,7 +200,8 @@ public final class ServeConfigLoader {
             .connections(n.path("source_connection_id").asText(null), n.path("sink_connection_id").asText(null))
             .captureInstance(n.path("capture_instance").asText(null))
             .maxEvents(n.has("max_events") ? n.get("max_events").asInt() : null)
-            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables).build();
+            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables)
+            .retry(streamRetry(n.get("retry"), p + ".retry", serveRetry)).build();
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
         }
@@ -254,6 +257,18 @@ public final class ServeConfigLoader {
             invalid(p + ".approved_bundle", "needs a live stream (a promotion bundle checks a live source)");
         }
         return new ServeConfig.CdcStream(name, schedule, options, materialize, verify, approvedBundle);
+    }
+
+    /**
+     * A stream's {@code retry:} block ({@code at} its path, named in the error when its backoff cannot work), else
+     * {@code fallback} (serve's {@code retry:}; null: the default).
+     */
+    private io.dpone.retry.RetrySettings streamRetry(JsonNode block, String at,
+                                                     io.dpone.retry.RetrySettings fallback) {
+        java.util.Optional<Blocker> bad = io.dpone.manifest.ManifestOptions.retryBlocker(block, at);
+        bad.ifPresent(b -> invalid(b.subject(), b.message()));
+        io.dpone.retry.RetrySettings own = bad.isPresent() ? null : io.dpone.manifest.RetryBlock.parse(block);
+        return own != null ? own : fallback;
     }
 
     /**

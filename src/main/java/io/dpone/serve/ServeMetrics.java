@@ -74,6 +74,14 @@ public final class ServeMetrics {
                 + "the commit time of the committed position; NaN when unknown");
         gauge("dpone.cdc.last.duration", "stream", n, s, st -> st.getLastDurationMs() / 1000.0, "seconds",
             "Duration of the last tick");
+        for (io.dpone.retry.OperationKind kind : CdcStreamStats.TICK_RETRY_KINDS) {
+            FunctionCounter.builder("dpone.cdc.retries", s, st -> st.retries(kind)).tag("stream", n)
+                .tag("operation", kind.key()).description("Attempts the stream's finished ticks retried after a "
+                    + "transient fault, per idempotent operation kind").register(registry);
+        }
+        counter("dpone.cdc.retry.budget.exhausted.ticks", "stream", n, s,
+            CdcStreamStats::getRetryBudgetExhaustedTicks,
+            "Finished ticks of the stream that failed because they spent their retry budget");
         counter("dpone.cdc.materializations", "stream", n, s, CdcStreamStats::getMaterializations,
             "Materializations of the serving target after ticks (cdc_streams[].materialize)");
         counter("dpone.cdc.failed.materializations", "stream", n, s, CdcStreamStats::getFailedMaterializations,

@@ -92,7 +92,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         try {
             return read(from, maxEvents);
         } catch (SQLException e) {
-            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.cdc." + instance,
+            throw ReadFailures.readFailed(connection, e, "source.cdc." + instance,
                 "cannot read the CDC change table of capture instance " + instance + " (SQLState "
                     + e.getSQLState() + ")");
         }

@@ -91,7 +91,7 @@ public final class SqlServerChangeTrackingReader implements CdcSourceReader {
         try {
             return read(from, maxEvents);
         } catch (SQLException e) {
-            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.change_tracking."
+            throw ReadFailures.readFailed(connection, e, "source.change_tracking."
                 + stream.sourceTableName(), "cannot read the Change Tracking changes of " + stream.sourceTableName()
                 + " (SQLState " + e.getSQLState() + ")");
         }

@@ -56,7 +56,7 @@ public final class CdcReports {
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
                 Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource()),
             tick.startedAt(), end, artifacts(tick), tick.batch() == null ? List.of() : tick.batch().columns(),
-            tables(tick, blockers));
+            tables(tick, blockers), tick.retries() == null ? null : tick.retries().tally());
     }
 
     /** Each table's figures of a multi-table stream (empty for a single-table stream). */
@@ -197,6 +197,13 @@ public final class CdcReports {
             r.valuePolicy().forEach(p -> md.append("| ").append(p.column()).append(" | ").append(p.policy())
                 .append(" | ").append(p.changed()).append(" |\n"));
             md.append('\n');
+        }
+        if (r.retries() != null) {
+            md.append("## Retries\n\n").append(r.retries().retries()).append(" of ").append(r.retries().maxRetries())
+                .append(" retries (").append(r.retries().spentMillis()).append(" of ")
+                .append(r.retries().maxTimeMillis()).append(" ms)");
+            r.retries().byKind().forEach((k, v) -> md.append(", `").append(k).append("` ").append(v));
+            md.append(r.retries().budgetExhausted() ? ", budget spent" : "").append("\n\n");
         }
         md.append("## Sink receipt\n\n");
         SinkReceipt s = r.sinkReceipt();

@@ -16,13 +16,16 @@ import java.util.regex.Pattern;
  * The inputs of one {@code dpone ops cdc-runtime-run} tick (one field per CLI option), built with {@link #builder}.
  * {@code captureInstance} (live {@code mssql_cdc} only; default {@code <schema>_<table>}) and {@code maxEvents}
  * (default {@link CdcTick#DEFAULT_MAX_EVENTS}) may be null; {@code valuePolicies} (live only: what a reader does with
- * a value ClickHouse cannot hold, as a manifest's {@code source.value_policy}) defaults to refusing.
+ * a value ClickHouse cannot hold, as a manifest's {@code source.value_policy}) defaults to refusing; {@code retry} (the
+ * tick's transient-fault retry budget, the shape of a manifest's {@code retry:} block) defaults to
+ * {@link io.dpone.retry.RetrySettings#DEFAULT}.
  */
 public record CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
                             String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
                             String sinkConnectionId, String credentialsSource, String captureInstance,
-                            Integer maxEvents, ValuePolicies valuePolicies, List<Table> tables) {
+                            Integer maxEvents, ValuePolicies valuePolicies, List<Table> tables,
+                            io.dpone.retry.RetrySettings retry) {
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
@@ -35,6 +38,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
         valuePolicies = valuePolicies == null ? ValuePolicies.NONE : valuePolicies;
         tables = tables == null ? List.of() : List.copyOf(tables);
+        retry = retry == null ? io.dpone.retry.RetrySettings.DEFAULT : retry;
     }
 
     /** The most tables one stream names. */
@@ -99,7 +103,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             .eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
             .sourceConnectionId(sourceConnectionId).sinkConnectionId(sinkConnectionId)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(valuePolicies).tables(tables);
+            .valuePolicies(valuePolicies).tables(tables).retry(retry);
     }
 
     /**
@@ -126,6 +130,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         private Integer maxEvents;
         private ValuePolicies valuePolicies = ValuePolicies.NONE;
         private List<Table> tables = List.of();
+        private io.dpone.retry.RetrySettings retry;
 
         private Builder() {
         }
@@ -235,10 +240,19 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             return this;
         }
 
+        /**
+         * The tick's retry budget ({@code --max-retries} and the other retry flags, a serve stream's {@code retry:});
+         * null: {@link io.dpone.retry.RetrySettings#DEFAULT}.
+         */
+        public Builder retry(io.dpone.retry.RetrySettings v) {
+            retry = v;
+            return this;
+        }
+
         public CdcRunOptions build() {
             return new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable,
                 targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
-                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables);
+                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables, retry);
         }
     }
 

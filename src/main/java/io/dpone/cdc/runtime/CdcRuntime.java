@@ -52,12 +52,14 @@ public final class CdcRuntime {
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
         }
-        // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults; the offset commit
-        // and every other statement run once
+        // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults under the tick's budget
+        // (options.retry()); the offset commit and every other statement run once (commit_offset reconciles a
+        // transient fault by reading the checkpoint back)
+        io.dpone.retry.RetryBudget budget = new io.dpone.retry.RetryBudget(options.retry());
         try (ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(
                 context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE, "--sink-connection-id")),
-                new io.dpone.retry.RetryBudget(io.dpone.retry.RetrySettings.DEFAULT))) {
-            return runner.apply(tick(options, newRunId(), ch));
+                budget)) {
+            return runner.apply(tick(options, newRunId(), ch).retries(budget));
         }
     }
 

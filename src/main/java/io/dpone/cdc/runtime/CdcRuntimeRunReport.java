@@ -14,6 +14,8 @@ import java.util.Map;
  * @param passed    no blocker
  * @param valuePolicy per column under a declared value policy ({@code --value-policy}, a serve stream's
  *                  {@code value_policy}), how many of the batch's values it changed; empty when none is declared
+ * @param retries   what the tick retried after transient faults, per operation kind, and its budget (issue 35;
+ *                  docs/operations.md, "Retries"); absent for a tick without connections (local files)
  * @param committed this tick saved {@code next_offset} to the checkpoint
  * @param commitOutcome why the offset moved or not: {@code committed}, {@code offset_unchanged} (the batch's next
  *                  offset is the one already committed: a replay), {@code no_next_offset} (nothing to apply and
@@ -30,7 +32,10 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
                                   List<io.dpone.source.SourceColumn> columns,
                                   @com.fasterxml.jackson.annotation.JsonInclude(
                                       com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                                  List<TableFigures> tables) {
+                                  List<TableFigures> tables,
+                                  @com.fasterxml.jackson.annotation.JsonInclude(
+                                      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                                  io.dpone.retry.RetryTally retries) {
     public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
 
     /**

@@ -72,6 +72,8 @@ public final class CdcTick {
     /** False when another tick held the fence: this tick must not write into the shared output directory. */
     private boolean ownsOutput = true;
     private CdcRuntimeRunReport report;
+    /** The tick's transient-fault retry budget (issue 35); null when the tick has none (no connection to retry). */
+    private io.dpone.retry.RetryBudget retries;
 
     public CdcTick(String runId, CdcRunOptions options, Adapters adapters, int maxEvents) {
         this.runId = runId;
@@ -98,6 +100,20 @@ public final class CdcTick {
 
     public int maxEvents() {
         return maxEvents;
+    }
+
+    /**
+     * The retry budget the tick's connections retry under ({@link CdcRunOptions#retry()}); its tally is the report's
+     * {@code retries}. Returns this tick.
+     */
+    public CdcTick retries(io.dpone.retry.RetryBudget budget) {
+        retries = budget;
+        return this;
+    }
+
+    /** The tick's retry budget, null when it has none. */
+    io.dpone.retry.RetryBudget retries() {
+        return retries;
     }
 
     /** When the tick's first step began (when it was built, until then). */

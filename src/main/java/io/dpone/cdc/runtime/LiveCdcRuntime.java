@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -64,18 +63,22 @@ public final class LiveCdcRuntime {
         ConnectionSpec sink = context.resolve(options.sinkConnectionId(), ConnectionType.CLICKHOUSE,
             "--sink-connection-id");
         Path spool = spoolDir(options);
-        Connection c = io.dpone.source.SourceConnections.open(source, "dpone-cdc");
-        // issue 35: the batch inserts (token-deduplicated) and the reads retry transient faults; the offset commit
-        // and every other statement run once
-        try (ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(sink),
-                new io.dpone.retry.RetryBudget(io.dpone.retry.RetrySettings.DEFAULT))) {
-            return runner.apply(tick(options, CdcRuntime.newRunId(), c, ch, spool));
+        // issue 35: one retry budget per tick (options.retry(): --max-retries..., a serve stream's retry:). The source
+        // reads (the connect, then the batch on a fresh connection after a dropped one), the token-deduplicated log
+        // inserts and the read-only queries retry transient faults under it; the offset commit and every other
+        // statement run once (commit_offset reconciles a transient fault by reading the checkpoint back)
+        io.dpone.retry.RetryBudget budget = new io.dpone.retry.RetryBudget(options.retry());
+        java.util.function.Supplier<Connection> open = () -> io.dpone.source.SourceConnections.open(source,
+            "dpone-cdc");
+        try (ReconnectingCdcReader.Session session = new ReconnectingCdcReader.Session(
+                 budget.call(io.dpone.retry.OperationKind.SOURCE_READ, open), open);
+             ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(sink),
+                 budget)) {
+            CdcTick tick = tick(options, CdcRuntime.newRunId(), (stream, instance) -> new ReconnectingCdcReader(
+                session, c -> LiveReaders.reader(options.backend(), c, stream, instance, options.valuePolicies()),
+                budget), ch, spool);
+            return runner.apply(tick.retries(budget));
         } finally {
-            try {
-                c.close();
-            } catch (SQLException e) {
-                // closing a read-only source connection has nothing to lose; the tick's report stands
-            }
             if (options.outputDir() == null) {
                 deleteTree(spool);
             }
@@ -85,6 +88,17 @@ public final class LiveCdcRuntime {
     /** The live tick on connections already open (tests and benchmarks). */
     public static CdcTick tick(CdcRunOptions options, String runId, Connection source, ClickHouseEndpoint ch,
                                Path spoolDir) {
+        return tick(options, runId, (stream, instance) -> LiveReaders.reader(options.backend(), source, stream,
+            instance, options.valuePolicies()), ch, spoolDir);
+    }
+
+    /**
+     * The live tick with the readers {@code readers} builds: for a table's stream identity and its capture instance
+     * (null: the default), the table's reader.
+     */
+    private static CdcTick tick(CdcRunOptions options, String runId,
+                                java.util.function.BiFunction<io.dpone.cdc.StreamIdentity, String,
+                                    io.dpone.cdc.CdcSourceReader> readers, ClickHouseEndpoint ch, Path spoolDir) {
         List<Blocker> problems = options.validate();
         if (!problems.isEmpty()) {
             throw new DponeException(problems);
@@ -92,13 +106,11 @@ public final class LiveCdcRuntime {
         CdcTick.Adapters adapters;
         if (options.multiTable()) {
             // one reader per table, each on its default capture instance, all on the one source connection
-            java.util.List<io.dpone.cdc.CdcSourceReader> readers = options.stream().tables().stream()
-                .map(t -> LiveReaders.reader(options.backend(), source, t, null, options.valuePolicies())).toList();
-            adapters = ClickHouseCdcAdapters.adapters(readers, ch, options.stream(), spoolDir);
+            java.util.List<io.dpone.cdc.CdcSourceReader> tableReaders = options.stream().tables().stream()
+                .map(t -> readers.apply(t, null)).toList();
+            adapters = ClickHouseCdcAdapters.adapters(tableReaders, ch, options.stream(), spoolDir);
         } else {
-            adapters = ClickHouseCdcAdapters.adapters(
-                LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance(),
-                    options.valuePolicies()), ch,
+            adapters = ClickHouseCdcAdapters.adapters(readers.apply(options.stream(), options.captureInstance()), ch,
                 options.stream(), spoolDir);
         }
         if (options.outputDir() != null) {
