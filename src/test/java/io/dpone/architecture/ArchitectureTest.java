@@ -166,6 +166,27 @@ class ArchitectureTest {
         org.junit.jupiter.api.Assertions.assertEquals(List.of(), found);
     }
 
+    /**
+     * DESIGN: interfaces are small (at most five methods). Held for the ClickHouse operations layer
+     * ({@code io.dpone.clickhouse}): {@code ClickHouseOperations} only composes its roles. The JNA bindings of
+     * {@code clickhouse.chdb} mirror the C library's functions and are not held to it.
+     */
+    @Test
+    void clickHouseInterfacesHaveAtMostFiveMethods() {
+        List<String> found = new ArrayList<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            if (!c.isInterface() || !c.getPackageName().equals("io.dpone.clickhouse")) {
+                continue;
+            }
+            long abstractMethods = c.getMethods().stream()
+                .filter(m -> m.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT)).count();
+            if (abstractMethods > 5) {
+                found.add(c.getName() + " declares " + abstractMethods + " methods");
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(), found);
+    }
+
     /** A string literal that is (or starts) a ClickHouse statement, or is a clause of one. */
     static final java.util.regex.Pattern CLICKHOUSE_SQL = java.util.regex.Pattern.compile(
         "^\\s*(SELECT|WITH|INSERT\\s+INTO|CREATE\\s+(TABLE|DATABASE|NAMED|VIEW|MATERIALIZED)|DROP\\s+(TABLE|DATABASE"
