@@ -1,7 +1,7 @@
 package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseOperations;
-import io.dpone.clickhouse.ClickHouseOperations.ChunkInsert;
+import io.dpone.clickhouse.ChunkLoads.ChunkInsert;
 import io.dpone.source.SourceColumn;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseOperations.ObjectRead;
+import io.dpone.clickhouse.ChunkLoads.ObjectRead;
 import io.dpone.manifest.ColumnarFastPath;
 import io.dpone.storage.RunPrefix;
 import io.dpone.storage.StagingStore;

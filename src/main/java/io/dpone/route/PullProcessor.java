@@ -2,7 +2,7 @@ package io.dpone.route;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseOperations;
-import io.dpone.clickhouse.ClickHouseOperations.ObjectPull;
+import io.dpone.clickhouse.ChunkLoads.ObjectPull;
 import io.dpone.format.ChunkFormat;
 import io.dpone.source.SourceColumn;
 import java.util.LinkedHashMap;

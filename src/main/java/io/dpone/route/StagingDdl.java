@@ -1,7 +1,7 @@
 package io.dpone.route;
 
-import io.dpone.clickhouse.ClickHouseOperations.Column;
-import io.dpone.clickhouse.ClickHouseOperations.TableSpec;
+import io.dpone.clickhouse.CatalogueReads.Column;
+import io.dpone.clickhouse.TableLifecycle.TableSpec;
 import io.dpone.clickhouse.MetadataColumns;
 import io.dpone.manifest.SinkSpec;
 import io.dpone.source.SourceColumn;

@@ -1,11 +1,12 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
+import io.dpone.clickhouse.cdc.RebuildStatements;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.Identifier;
 import io.dpone.source.SourceColumn;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Rebuilds the serving table of a ClickHouse CDC log: the latest row per {@code dpone_cdc_unique_key_hash} by
@@ -153,7 +153,7 @@ public final class CdcMaterializer {
             invalid.add(new Blocker(INVALID_ARGUMENT, "--unique-key", "at least one unique-key column is required",
                 Map.of()));
         }
-        o.uniqueKeys().stream().filter(k -> !ClickHouseSql.IDENTIFIER.matcher(k).matches()).findFirst()
+        o.uniqueKeys().stream().filter(k -> !Identifier.valid(k)).findFirst()
             .ifPresent(k -> invalid.add(new Blocker(INVALID_ARGUMENT, "--unique-key",
                 "unique-key columns must be identifiers", Map.of())));
         if (o.deleteMode() == null) {
@@ -188,18 +188,17 @@ public final class CdcMaterializer {
             throw fail(NOT_A_CDC_LOG, "--cdc-dataset", o.cdcDataset() + " is not a dpone CDC log ("
                 + CdcLogTable.SCHEMA + ")");
         }
-        List<List<String>> described = ch.query("SELECT name, type, comment FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(log[0]) + " AND table = " + ClickHouseSql.literal(log[1]) + " ORDER BY position");
-        List<String> columns = described.stream().map(r -> r.get(0)).toList();
+        List<RebuildStatements.LogColumn> described = new RebuildStatements(ch).describe(log[0], log[1]);
+        List<String> columns = described.stream().map(RebuildStatements.LogColumn::name).toList();
         Map<String, SourceColumn> typed = new LinkedHashMap<>();
         Map<String, String> logTypes = new LinkedHashMap<>();
         Map<Integer, String> recordedKeys = new java.util.TreeMap<>();
-        for (List<String> r : described) {
-            logTypes.put(r.get(0), r.get(1));
-            CdcLogTable.typedColumn(r.get(0), r.get(2)).ifPresent(c -> typed.put(c.name(), c));
-            int key = CdcLogTable.keyOrdinal(r.get(2));
+        for (RebuildStatements.LogColumn r : described) {
+            logTypes.put(r.name(), r.type());
+            CdcLogTable.typedColumn(r.name(), r.comment()).ifPresent(c -> typed.put(c.name(), c));
+            int key = CdcLogTable.keyOrdinal(r.comment());
             if (key > 0) {
-                recordedKeys.put(key, r.get(0));
+                recordedKeys.put(key, r.name());
             }
         }
         List<String> missingMeta = CARRIED.keySet().stream().filter(c -> !columns.contains(c)).toList();
@@ -250,11 +249,7 @@ public final class CdcMaterializer {
 
     /** JSON-text keys: the hash of the key columns is recomputed in SQL from their canonical JSON text. */
     private void checkKeyHashes(Options o, String[] log) {
-        String recomputed = "lower(hex(SHA256(concat('[', " + o.uniqueKeys().stream()
-            .map(k -> "ifNull(" + ClickHouseSql.id(k) + ", 'null')").collect(Collectors.joining(", ',', "))
-            + ", ']'))))";
-        long mismatched = Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(log[0], log[1])
-            + " WHERE " + recomputed + " != " + ClickHouseSql.id(HASH)).get(0).get(0));
+        long mismatched = new RebuildStatements(ch).keyHashMismatches(log[0], log[1], o.uniqueKeys(), HASH);
         if (mismatched > 0) {
             throw new DponeException(new Blocker(UNIQUE_KEY_MISMATCH, "--unique-key", mismatched + " row(s) of "
                 + o.cdcDataset() + " have a dpone_cdc_unique_key_hash that is not the hash of "
@@ -270,17 +265,14 @@ public final class CdcMaterializer {
                          Map<String, SourceColumn> typed, Map<String, String> logTypes, Map<String, Object> report) {
         TableAdmin admin = new TableAdmin(ch);
         boolean targetExists = admin.exists(target[0], target[1]);
-        String logTable = ClickHouseSql.table(log[0], log[1]);
+        RebuildStatements statements = new RebuildStatements(ch);
         // one bound for the whole run: rows appended after this read wait for the next run
-        List<String> stats = ch.query("SELECT count(), toString(min(" + VERSION + ")), toString(max(" + VERSION
-            + ")) FROM " + logTable).get(0);
-        long rowsIn = Long.parseLong(stats.get(0));
-        String bound = stats.get(2);
-        String where = " WHERE " + ClickHouseSql.id(VERSION) + " <= toUInt256(" + ClickHouseSql.literal(bound) + ")"
-            + " AND " + ClickHouseSql.id(OP) + " != 'update_before'";
+        RebuildStatements.VersionRange stats = statements.versionRange(log[0], log[1], VERSION);
+        long rowsIn = stats.rows();
+        String bound = stats.max();
         List<String> carried = new ArrayList<>(payload);
         carried.addAll(CARRIED.keySet());
-        String rows = "SELECT " + ClickHouseSql.idList(carried) + " FROM " + logTable + where;
+        String rows = RebuildStatements.rowsUpTo(log[0], log[1], carried, VERSION, bound, OP);
         var snapshot = new CdcSnapshots(ch, log[0]).of(o.cdcDataset());
         boolean typedKeys = o.uniqueKeys().stream().allMatch(typed::containsKey);
         if (snapshot.isPresent()) {
@@ -294,44 +286,29 @@ public final class CdcMaterializer {
         }
         // typed keys: the latest row per key by the key columns themselves (equal to the key hash, and the only
         // way with snapshot rows, which have no hash); JSON-text keys: by the hash
-        String by = typedKeys ? ClickHouseSql.idList(o.uniqueKeys()) : ClickHouseSql.id(HASH);
-        String latest = "SELECT " + ClickHouseSql.idList(carried) + " FROM (" + rows + ") ORDER BY " + by + ", "
-            + ClickHouseSql.id(VERSION) + " DESC LIMIT 1 BY " + by;
-        List<String> counts = ch.query("SELECT count(), countIf(" + ClickHouseSql.id(OP) + " = 'delete') FROM ("
-            + latest + ")").get(0);
-        long keys = Long.parseLong(counts.get(0));
-        long deletedKeys = Long.parseLong(counts.get(1));
+        String latest = RebuildStatements.latest(rows, carried, typedKeys ? o.uniqueKeys() : List.of(HASH), VERSION);
+        long[] counts = statements.keysAndDeletes(latest, OP);
+        long keys = counts[0];
+        long deletedKeys = counts[1];
         boolean tombstone = o.deleteMode() == DeleteMode.tombstone;
         long expected = tombstone ? keys : keys - deletedKeys;
 
         String stage = target[1] + STAGE_SUFFIX;
-        ClickHouseSql.id(stage);
+        if (!Identifier.valid(stage)) {
+            throw new IllegalArgumentException("invalid ClickHouse identifier");
+        }
         admin.drop(target[0], stage);
         Map<String, String> servingTypes = ServingColumns.types(payload, typed, o.uniqueKeys(), tombstone);
         ServingColumns.refuseNulls(ch, latest, servingTypes, tombstone, OP);
-        List<String> defs = new ArrayList<>();
-        servingTypes.forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
-        CARRIED.forEach((c, t) -> defs.add(ClickHouseSql.id(c) + " " + t));
+        Map<String, String> defs = new LinkedHashMap<>(servingTypes);
+        defs.putAll(CARRIED);
         if (tombstone) {
-            defs.add(ClickHouseSql.id(DELETED) + " UInt8");
+            defs.put(DELETED, "UInt8");
         }
-        ch.execute("CREATE TABLE " + ClickHouseSql.table(target[0], stage) + " (" + String.join(", ", defs)
-            + ") ENGINE = MergeTree ORDER BY " + ServingColumns.orderBy(servingTypes, o.uniqueKeys(), HASH)
-            + " COMMENT "
-            + ClickHouseSql.literal(TARGET_MARKER + " source=" + o.cdcDataset() + " delete_mode="
-                + o.deleteMode().name()));
-        List<String> insertColumns = new ArrayList<>(carried);
-        String select = ClickHouseSql.idList(carried);
-        if (tombstone) {
-            insertColumns.add(DELETED);
-            select += ", toUInt8(" + ClickHouseSql.id(OP) + " = 'delete')";
-        }
-        ch.execute("INSERT INTO " + ClickHouseSql.table(target[0], stage) + " (" + ClickHouseSql.idList(insertColumns)
-            + ") SELECT " + select + " FROM (" + latest + ")"
-            + (tombstone ? "" : " WHERE " + ClickHouseSql.id(OP) + " != 'delete'")
-            + " SETTINGS async_insert = 0");
-        long staged = Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(target[0], stage))
-            .get(0).get(0));
+        statements.createStage(target[0], stage, defs, ServingColumns.orderBy(servingTypes, o.uniqueKeys(), HASH),
+            TARGET_MARKER + " source=" + o.cdcDataset() + " delete_mode=" + o.deleteMode().name());
+        statements.fillStage(target[0], stage, carried, latest, OP, tombstone ? DELETED : null);
+        long staged = ch.operations().count(target[0], stage);
         if (staged != expected) {
             admin.drop(target[0], stage);
             throw new DponeException(new Blocker(VERIFY_FAILED, "--target-dataset", "staging holds " + staged
@@ -354,7 +331,7 @@ public final class CdcMaterializer {
         report.put("keys_out", staged);
         report.put("deletes_applied", deletedKeys);
         Map<String, Object> range = new LinkedHashMap<>();
-        range.put("min", rowsIn == 0 ? null : stats.get(1));
+        range.put("min", rowsIn == 0 ? null : stats.min());
         range.put("max", rowsIn == 0 ? null : bound);
         report.put("version_range", range);
         report.put("payload_columns", payload);
@@ -367,8 +344,7 @@ public final class CdcMaterializer {
 
     private static String[] dataset(String value, String subject) {
         String[] parts = value == null ? new String[0] : value.split("\\.", -1);
-        if (parts.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(parts[0]).matches()
-            || !ClickHouseSql.IDENTIFIER.matcher(parts[1]).matches()) {
+        if (parts.length != 2 || !Identifier.valid(parts[0]) || !Identifier.valid(parts[1])) {
             throw fail(INVALID_ARGUMENT, subject, subject + " must be db.table (identifiers)");
         }
         return parts;

@@ -1,10 +1,9 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.clickhouse.TableAdmin;
+import io.dpone.clickhouse.cdc.ServingVersions;
 import java.math.BigInteger;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -48,13 +47,7 @@ public final class CdcServing {
         if (!new TableAdmin(ch).exists(database, IncrementalServing.STATE_TABLE)) {
             return Optional.empty();
         }
-        List<List<String>> rows = ch.query("SELECT argMax(applied_version, state_version) FROM "
-            + ClickHouseSql.table(database, IncrementalServing.STATE_TABLE) + " WHERE target_dataset = "
-            + ClickHouseSql.literal(targetDataset) + " HAVING count() > 0");
-        if (rows.isEmpty() || rows.get(0).get(0) == null || rows.get(0).get(0).isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new BigInteger(rows.get(0).get(0)));
+        return new ServingVersions(ch).applied(database, IncrementalServing.STATE_TABLE, targetDataset);
     }
 
     /**

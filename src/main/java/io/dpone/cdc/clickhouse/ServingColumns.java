@@ -1,14 +1,13 @@
 package io.dpone.cdc.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cdc.ServingSql;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import io.dpone.source.SourceColumn;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The payload columns of a serving table: a typed log column gets the full refresh's type, {@code Nullable} exactly
@@ -38,7 +37,7 @@ final class ServingColumns {
     /** The unique keys when none is Nullable (the table reads like a full refresh's), else the key hash. */
     static String orderBy(Map<String, String> types, List<String> keys, String hashColumn) {
         boolean plain = keys.stream().allMatch(k -> types.containsKey(k) && !types.get(k).startsWith("Nullable("));
-        return plain ? "(" + ClickHouseSql.idList(keys) + ")" : ClickHouseSql.id(hashColumn);
+        return ServingSql.orderBy(plain, keys, hashColumn);
     }
 
     /**
@@ -53,12 +52,9 @@ final class ServingColumns {
         if (plain.isEmpty()) {
             return;
         }
-        String counts = plain.stream().map(c -> "countIf(" + ClickHouseSql.id(c) + " IS NULL)")
-            .collect(Collectors.joining(", "));
-        List<String> nulls = ch.query("SELECT " + counts + " FROM (" + latest + ")" + (tombstone ? ""
-            : " WHERE " + ClickHouseSql.id(operationColumn) + " != 'delete'")).get(0);
+        List<Long> nulls = ServingSql.nullCounts(ch, latest, plain, tombstone ? null : operationColumn);
         for (int i = 0; i < plain.size(); i++) {
-            if (!"0".equals(nulls.get(i))) {
+            if (nulls.get(i) != 0) {
                 throw new DponeException(new Blocker(CdcMaterializer.VERIFY_FAILED, "--cdc-dataset",
                     nulls.get(i) + " row(s) to publish hold NULL in column " + plain.get(i) + ", which is NOT NULL "
                         + "at the source; nothing was published", Map.of("column", plain.get(i))));

@@ -2,11 +2,11 @@ package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.CdcPosition;
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cdc.ServingSql;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.Identifier;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +39,7 @@ final class SnapshotMerge {
      */
     static String rows(ClickHouseEndpoint ch, String logSelect, List<String> payload, Map<String, String> logTypes,
                        Map<String, String> carriedMeta, CdcSnapshots.Snapshot s, List<String> keys) {
-        return logSelect + " UNION ALL " + snapshotRows(ch, payload, logTypes, carriedMeta, s, keys);
+        return ServingSql.unionAll(logSelect, snapshotRows(ch, payload, logTypes, carriedMeta, s, keys));
     }
 
     /**
@@ -49,8 +49,7 @@ final class SnapshotMerge {
     static String snapshotRows(ClickHouseEndpoint ch, List<String> payload, Map<String, String> logTypes,
                                Map<String, String> carriedMeta, CdcSnapshots.Snapshot s, List<String> keys) {
         String[] snap = s.snapshotDataset().split("\\.", -1);
-        if (snap.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(snap[0]).matches()
-            || !ClickHouseSql.IDENTIFIER.matcher(snap[1]).matches()) {
+        if (snap.length != 2 || !Identifier.valid(snap[0]) || !Identifier.valid(snap[1])) {
             throw unusable("the recorded snapshot dataset is not db.table");
         }
         Map<String, String> snapTypes = types(ch, snap[0], snap[1]);
@@ -61,32 +60,13 @@ final class SnapshotMerge {
         if (!missingKeys.isEmpty()) {
             throw unusable("the snapshot table lacks the unique-key column(s) " + missingKeys);
         }
-        List<String> select = new ArrayList<>();
-        for (String c : payload) {
-            String type = ClickHouseSql.literal(logTypes.get(c));
-            select.add((snapTypes.containsKey(c) ? "CAST(" + ClickHouseSql.id(c) + ", " + type + ")"
-                : "CAST(NULL, " + type + ")") + " AS " + ClickHouseSql.id(c));
-        }
-        Map<String, String> meta = new LinkedHashMap<>();
-        meta.put("dpone_cdc_unique_key_hash", "''");
-        meta.put("dpone_cdc_operation", "'snapshot'");
-        meta.put("dpone_cdc_position", ClickHouseSql.literal(s.position()));
-        meta.put("dpone_cdc_sequence", "toUInt64(0)");
-        meta.put("dpone_cdc_version", "toUInt256(" + ClickHouseSql.literal(version(s.position()).toString()) + ")");
-        meta.put("dpone_cdc_commit_time", snapTypes.containsKey("__dpone__loaded_at")
-            ? "CAST(" + ClickHouseSql.id("__dpone__loaded_at") + ", 'DateTime64(3, \\'UTC\\')')"
-            : "toDateTime64(0, 3, 'UTC')");
-        for (String m : carriedMeta.keySet()) {
-            select.add(meta.get(m) + " AS " + ClickHouseSql.id(m));
-        }
-        return "SELECT " + String.join(", ", select) + " FROM " + ClickHouseSql.table(snap[0], snap[1]);
+        return ServingSql.snapshotRows(snap[0], snap[1], snapTypes.keySet(), payload, logTypes, carriedMeta.keySet(),
+            s.position(), version(s.position()).toString());
     }
 
     private static Map<String, String> types(ClickHouseEndpoint ch, String db, String table) {
         Map<String, String> out = new LinkedHashMap<>();
-        ch.query("SELECT name, type FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
-            + " AND table = " + ClickHouseSql.literal(table) + " ORDER BY position")
-            .forEach(r -> out.put(r.get(0), r.get(1)));
+        ch.operations().columns(db, table).forEach(c -> out.put(c.name(), c.type()));
         return out;
     }
 

@@ -16,8 +16,11 @@ import io.dpone.cdc.mssql.SnapshotBoundary;
 import io.dpone.cdc.mssql.SqlServerCdcReader;
 import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.clickhouse.TableStatsReader;
+import io.dpone.clickhouse.CatalogueReads;
+import io.dpone.clickhouse.cdc.ServingHashes;
+import io.dpone.clickhouse.cdc.ServingRepair;
+import io.dpone.clickhouse.cdc.ServingVersions;
+import io.dpone.manifest.Identifier;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
@@ -57,8 +60,9 @@ import java.util.stream.Collectors;
  * space, with the full refresh's typed hash (see docs/cdc-clickhouse.md, "Verification").
  *
  * <p>Every source row and every served row gets a key hash (the typed hash of its unique-key columns) and a row hash
- * (the typed hash of every column: {@link TypedRowHasher} on the source side, {@link TableStatsReader#rowHash} in
- * ClickHouse). A row's bucket is the top {@code log2(buckets)} bits of its key hash, so bucket {@code b} is a range
+ * (the typed hash of every column: {@link TypedRowHasher} on the source side,
+ * {@link io.dpone.clickhouse.TableStatsReader#rowHash} in ClickHouse, read through
+ * {@link io.dpone.clickhouse.cdc.ServingHashes}). A row's bucket is the top {@code log2(buckets)} bits of its key hash, so bucket {@code b} is a range
  * of the key-hash space. Two passes:
  * <ol>
  *   <li><b>scan</b>: per bucket, row count, sum of key hashes and sum of row hashes on both sides. A bucket equal on
@@ -91,8 +95,6 @@ public final class CdcVerifier {
 
     private static final String VERSION = "dpone_cdc_version";
     private static final String DELETED = "dpone_cdc_deleted";
-    private static final String OP = "dpone_cdc_operation";
-    private static final String BATCH = "dpone_cdc_batch_id";
     /** The sequence part of the hand-over version: every change at the position ranks below it. */
     private static final String MAX_SEQUENCE = "18446744073709551615";
 
@@ -235,9 +237,7 @@ public final class CdcVerifier {
         private int[] keyIndex;
         private List<SourceColumn> keyColumns;
         private CdcServing.Published published;
-        private String keyHashSql;
-        private String rowHashSql;
-        private String liveFilter;
+        private ServingHashes hashes;
         private Map<String, String> logTypes;
 
         Run(Options o, Map<String, Object> report) {
@@ -324,7 +324,7 @@ public final class CdcVerifier {
                 throw invalid("--unique-key", "at least one unique-key column");
             }
             for (String k : o.stream().uniqueKeys()) {
-                if (!ClickHouseSql.IDENTIFIER.matcher(k).matches()) {
+                if (!Identifier.valid(k)) {
                     throw invalid("--unique-key", "a unique key is not an identifier");
                 }
             }
@@ -369,29 +369,19 @@ public final class CdcVerifier {
             if (logTypes.isEmpty()) {
                 throw unusable("the CDC log " + o.stream().targetDataset() + " does not exist");
             }
-            keyHashSql = TableStatsReader.rowHash(keyColumns.stream().map(SourceColumn::name).toList());
-            rowHashSql = TableStatsReader.rowHash(columns);
-            liveFilter = servingTypes.containsKey(DELETED) ? ClickHouseSql.id(DELETED) + " = 0" : "1";
+            hashes = new ServingHashes(ch, new ServingHashes.Scope(target[0], target[1],
+                keyColumns.stream().map(SourceColumn::name).toList(), columns,
+                servingTypes.containsKey(DELETED) ? DELETED : null, bits));
         }
 
         private Map<String, String> types(String db, String t) {
             Map<String, String> m = new LinkedHashMap<>();
-            ch.query("SELECT name, type FROM system.columns WHERE database = " + ClickHouseSql.literal(db)
-                + " AND table = " + ClickHouseSql.literal(t) + " ORDER BY position").forEach(r -> m.put(r.get(0),
-                r.get(1)));
+            ch.operations().columns(db, t).forEach(c -> m.put(c.name(), c.type()));
             return m;
-        }
-
-        private String bucketSql(String keyHash) {
-            return bits == 0 ? "0" : "bitShiftRight(" + keyHash + ", " + (64 - bits) + ")";
         }
 
         private int bucket(long keyHash) {
             return bits == 0 ? 0 : (int) (keyHash >>> (64 - bits));
-        }
-
-        private String servingTable() {
-            return ClickHouseSql.table(target[0], target[1]);
         }
 
         /** One scan and, for the buckets that differ, one confirm. */
@@ -411,12 +401,11 @@ public final class CdcVerifier {
                 a.rowSum += rh;
             });
             long s1 = System.nanoTime();
-            for (List<String> r : ch.query("SELECT " + bucketSql(keyHashSql) + ", count(), sum(" + keyHashSql
-                + "), sum(" + rowHashSql + ") FROM " + servingTable() + " WHERE " + liveFilter + " GROUP BY 1")) {
-                Agg a = srv[Integer.parseInt(r.get(0))];
-                a.rows = Long.parseLong(r.get(1));
-                a.keySum = Long.parseUnsignedLong(r.get(2));
-                a.rowSum = Long.parseUnsignedLong(r.get(3));
+            for (ServingHashes.BucketSums r : hashes.bucketSums()) {
+                Agg a = srv[r.bucket()];
+                a.rows = r.rows();
+                a.keySum = r.keySum();
+                a.rowSum = r.rowSum();
             }
             long s2 = System.nanoTime();
             String after = position();
@@ -456,10 +445,9 @@ public final class CdcVerifier {
             String pAfter = position();
             Map<Long, Long> servingRows = new HashMap<>();
             Set<Long> duplicated = new HashSet<>();
-            for (List<String> r : ch.query("SELECT " + keyHashSql + ", " + rowHashSql + " FROM " + servingTable()
-                + " WHERE " + liveFilter + " AND " + bucketSql(keyHashSql) + " IN (" + join(buckets) + ")")) {
-                long kh = Long.parseUnsignedLong(r.get(0));
-                if (servingRows.put(kh, Long.parseUnsignedLong(r.get(1))) != null) {
+            for (ServingHashes.RowHashes r : hashes.rows(buckets)) {
+                long kh = r.keyHash();
+                if (servingRows.put(kh, r.rowHash()) != null) {
                     duplicated.add(kh);
                 }
             }
@@ -502,13 +490,9 @@ public final class CdcVerifier {
 
         /** Keys whose served version lies above the horizon (versioned table, or the rebuild's table). */
         private void servedAbove(BigInteger horizon, Set<Integer> buckets, Set<Long> moving) {
-            String table = published.incremental()
-                ? ClickHouseSql.table(target[0], CdcServing.versionsTable(target[1])) : servingTable();
-            String above = ClickHouseSql.id(VERSION) + " > toUInt256(" + ClickHouseSql.literal(
-                CdcServing.snapshotVersion(horizon.toString()).toString()) + ")";
-            ch.query("SELECT DISTINCT " + keyHashSql + " FROM " + table + " WHERE " + above + " AND "
-                + bucketSql(keyHashSql) + " IN (" + join(buckets) + ")")
-                .forEach(r -> moving.add(Long.parseUnsignedLong(r.get(0))));
+            String table = published.incremental() ? CdcServing.versionsTable(target[1]) : target[1];
+            moving.addAll(hashes.keysAbove(target[0], table, VERSION,
+                CdcServing.snapshotVersion(horizon.toString()).toString(), buckets));
         }
 
         /**
@@ -570,13 +554,13 @@ public final class CdcVerifier {
          * (rebuild) covers.
          */
         private BigInteger claimedPosition() {
-            BigInteger logMax = maxVersion(ClickHouseSql.table(log[0], log[1]));
+            BigInteger logMax = new ServingVersions(ch).max(log[0], log[1]);
             BigInteger served;
             if (published.incremental()) {
                 served = CdcServing.appliedVersion(ch, target[0], o.servingDataset()).orElseThrow(() -> unusable(
                     "no applied version is recorded for " + o.servingDataset() + " (run the materialization)"));
             } else {
-                served = maxVersion(servingTable());
+                served = new ServingVersions(ch).max(target[0], target[1]);
             }
             BigInteger covered = served.signum() == 0 ? BigInteger.ZERO : CdcServing.coveredPosition(served);
             Optional<CdcOffset> committed = committed();
@@ -584,11 +568,6 @@ public final class CdcVerifier {
                 return covered.max(committed.get().position().value());
             }
             return covered.max(BigInteger.ZERO);
-        }
-
-        private BigInteger maxVersion(String table) {
-            String v = ch.query("SELECT toString(max(" + ClickHouseSql.id(VERSION) + ")) FROM " + table).get(0).get(0);
-            return v == null || v.isEmpty() ? BigInteger.ZERO : new BigInteger(v);
         }
 
         private Optional<CdcOffset> committed() {
@@ -656,48 +635,25 @@ public final class CdcVerifier {
                 sourceKeys.add(kh);
             });
             List<Long> extra = new ArrayList<>();
-            ch.query("SELECT " + keyHashSql + " FROM " + servingTable() + " WHERE " + liveFilter + " AND "
-                + bucketSql(keyHashSql) + " IN (" + join(buckets) + ")").forEach(r -> {
-                    long kh = Long.parseUnsignedLong(r.get(0));
-                    if (!sourceKeys.contains(kh)) {
-                        extra.add(kh);
-                    }
-                });
-            String logTable = ClickHouseSql.table(log[0], log[1]);
-            List<String> meta = List.of("dpone_cdc_unique_key_hash", "dpone_cdc_event_id", OP, "dpone_cdc_position",
-                "dpone_cdc_sequence", VERSION, "dpone_cdc_commit_time", "dpone_cdc_run_id", BATCH);
-            String metaValues = ClickHouseSql.literal(pr) + ", toUInt64(" + ClickHouseSql.literal(MAX_SEQUENCE)
-                + "), toUInt256(" + ClickHouseSql.literal(version) + "), now64(3), " + ClickHouseSql.literal(runId)
-                + ", " + ClickHouseSql.literal(batch);
+            hashes.keys(buckets).forEach(kh -> {
+                if (!sourceKeys.contains(kh)) {
+                    extra.add(kh);
+                }
+            });
+            ServingRepair repair = new ServingRepair(ch);
+            ServingRepair.Stamp stamp = new ServingRepair.Stamp(pr, MAX_SEQUENCE, version, runId, batch);
             if (!kept.isEmpty()) {
-                insertRows(logTable, kept, meta, metaValues, runId);
+                insertRows(repair, kept, stamp);
             }
             if (!extra.isEmpty()) {
-                List<String> keys = keyColumns.stream().map(SourceColumn::name).toList();
-                List<String> into = new ArrayList<>(keys);
-                into.addAll(meta);
-                String casts = keys.stream().map(k -> "CAST(" + ClickHouseSql.id(k) + ", " + ClickHouseSql.literal(
-                    logTypes.get(k)) + ")").collect(Collectors.joining(", "));
-                for (int from = 0; from < extra.size(); from += 10_000) {
-                    List<Long> part = extra.subList(from, Math.min(extra.size(), from + 10_000));
-                    ch.execute("INSERT INTO " + logTable + " (" + ClickHouseSql.idList(into) + ") SELECT " + casts
-                        + ", '', lower(hex(SHA256(concat(" + ClickHouseSql.literal(runId + ":delete:") + ", toString("
-                        + keyHashSql + "))))), 'delete', " + metaValues + " FROM " + servingTable() + " WHERE "
-                        + liveFilter + " AND " + keyHashSql + " IN (" + part.stream().map(Long::toUnsignedString)
-                        .collect(Collectors.joining(", ")) + ") SETTINGS async_insert = 0");
-                }
+                repair.insertDeletes(log[0], log[1], hashes, logTypes, stamp, extra);
             }
             String applied;
             if (published.incremental()) {
                 String versions = CdcServing.versionsTable(target[1]);
                 List<String> cols = new ArrayList<>(types(target[0], versions).keySet());
                 cols.remove(DELETED);
-                List<String> into = new ArrayList<>(cols);
-                into.add(DELETED);
-                ch.execute("INSERT INTO " + ClickHouseSql.table(target[0], versions) + " (" + ClickHouseSql.idList(into)
-                    + ") SELECT " + ClickHouseSql.idList(cols) + ", toUInt8(" + ClickHouseSql.id(OP) + " = 'delete') "
-                    + "FROM " + logTable + " WHERE " + ClickHouseSql.id(BATCH) + " = " + ClickHouseSql.literal(batch)
-                    + " SETTINGS async_insert = 0");
+                repair.copyBatchToVersions(target[0], versions, cols, log[0], log[1], batch);
                 applied = "versions_table";
             } else {
                 Map<String, Object> m = new CdcMaterializer(ch).materialize(new CdcMaterializer.Options(
@@ -722,21 +678,14 @@ public final class CdcVerifier {
         }
 
         /** The kept source rows into the log through a RowBinary transfer file ({@code insertFile}). */
-        private void insertRows(String logTable, List<Object[]> kept, List<String> meta, String metaValues,
-                                String runId) {
+        private void insertRows(ServingRepair repair, List<Object[]> kept, ServingRepair.Stamp stamp) {
+            String runId = stamp.runId();
             List<SourceColumn> nullable = table.columns().stream().map(c -> new SourceColumn(c.name(), c.sourceType(),
                 true, c.type(), c.readSql(), c.policy())).toList();
             RowBinaryEncoder encoder = new RowBinaryEncoder(nullable);
             String eventColumn = free("dpone_verify_event_id");
-            List<String> structure = new ArrayList<>();
-            for (SourceColumn c : nullable) {
-                structure.add(ClickHouseSql.id(c.name()) + " " + c.clickHouseType());
-            }
-            structure.add(ClickHouseSql.id(eventColumn) + " String");
-            List<String> into = new ArrayList<>(columns);
-            into.addAll(meta);
-            String select = ClickHouseSql.idList(columns) + ", '', " + ClickHouseSql.id(eventColumn) + ", 'insert', "
-                + metaValues;
+            List<CatalogueReads.Column> structure = nullable.stream()
+                .map(c -> new CatalogueReads.Column(c.name(), c.clickHouseType())).toList();
             Path spool = spoolDir.resolve("cdc-verify-" + runId + ".rowbinary");
             try {
                 Files.createDirectories(spoolDir);
@@ -750,8 +699,7 @@ public final class CdcVerifier {
                         out.write(buf.array(), 0, buf.length());
                     }
                 }
-                ch.insertFile(new ClickHouseEndpoint.InsertFile(logTable, ClickHouseSql.idList(into), select, spool,
-                    "RowBinary", String.join(", ", structure), "async_insert = 0"));
+                repair.loadRows(log[0], log[1], structure, eventColumn, stamp, spool);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } finally {
@@ -782,10 +730,6 @@ public final class CdcVerifier {
         }
     }
 
-    private static String join(Set<Integer> buckets) {
-        return buckets.stream().map(String::valueOf).collect(Collectors.joining(", "));
-    }
-
     /** {@code Nullable(T)} -> {@code T}. */
     static String bare(String type) {
         return type.startsWith("Nullable(") ? type.substring(9, type.length() - 1) : type;
@@ -793,8 +737,7 @@ public final class CdcVerifier {
 
     private static String[] dataset(String dataset, String subject) {
         String[] p = dataset == null ? new String[0] : dataset.split("\\.", -1);
-        if (p.length != 2 || !ClickHouseSql.IDENTIFIER.matcher(p[0]).matches()
-            || !ClickHouseSql.IDENTIFIER.matcher(p[1]).matches()) {
+        if (p.length != 2 || !Identifier.valid(p[0]) || !Identifier.valid(p[1])) {
             throw new DponeException(new Blocker(INVALID_ARGUMENT, subject, "a dataset is db.table, both identifiers",
                 Map.of()));
         }

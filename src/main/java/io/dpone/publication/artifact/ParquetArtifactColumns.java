@@ -1,10 +1,7 @@
 package io.dpone.publication.artifact;
 
-import io.dpone.clickhouse.ClickHouseSql;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * How ClickHouse reads a sealed Parquet artifact back, from the artifact's recorded column types alone (the
@@ -37,23 +34,5 @@ public final class ParquetArtifactColumns {
             return "DateTime64(6, 'UTC')";
         }
         return "Decimal(" + (11 + precision) + ", " + precision + ")";
-    }
-
-    /** {@code name FileType, ...} for {@code file()} / {@code input()}. */
-    public static String structure(List<TableDefinition.Column> columns) {
-        return columns.stream().map(c -> ClickHouseSql.id(c.name()) + " " + fileType(c.type()))
-            .collect(Collectors.joining(", "));
-    }
-
-    /** The select list that yields every target type exactly. */
-    public static String selectList(List<TableDefinition.Column> columns) {
-        return columns.stream().map(c -> fileType(c.type()).equals(c.type()) ? ClickHouseSql.id(c.name())
-                : "CAST(" + ClickHouseSql.id(c.name()) + ", " + ClickHouseSql.literal(c.type()) + ")")
-            .collect(Collectors.joining(", "));
-    }
-
-    /** The quoted column list. */
-    public static String columnList(List<TableDefinition.Column> columns) {
-        return ClickHouseSql.idList(columns.stream().map(TableDefinition.Column::name).toList());
     }
 }

@@ -1,7 +1,8 @@
 package io.dpone.publication.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseQueryException;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cluster.ClusterDdlStatement;
+import io.dpone.clickhouse.cluster.DistributedDdl;
 import io.dpone.clickhouse.ServerClickHouseEndpoint;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
@@ -11,18 +12,15 @@ import io.dpone.publication.protocol.DdlOutcomeUnknownException;
 import io.dpone.publication.protocol.DdlQueueEntry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
  * The distributed-DDL channel of one cluster through one initiator (a real server: ON CLUSTER does not run on the
- * embedded engine). {@link #submit} sends the statement once with the deterministic query id, the
- * {@code log_comment} marker that binds its queue entry (see {@link DdlQueueRows}), and
- * {@code distributed_ddl_task_timeout}. Outcomes:
+ * embedded engine), over the ClickHouse package's {@link DistributedDdl}. {@link #submit} sends the statement once
+ * with the deterministic query id, the {@code log_comment} marker that binds its queue entry (see
+ * {@link DdlQueueRows}), and {@code distributed_ddl_task_timeout}. Outcomes:
  * <ul>
  * <li>the initiator answered with every host done: returns;</li>
  * <li>the entry is (or may be) in the queue but the answer is incomplete: the wait timed out
@@ -38,44 +36,33 @@ public final class ClickHouseClusterDdl implements ClusterDdl {
         "TIMEOUT_EXCEEDED|Code: 159\\b|distributed_ddl_task_timeout|There was an error on|is executing longer than");
 
     private final String cluster;
-    private final ServerClickHouseEndpoint initiator;
+    private final DistributedDdl ddl;
     private final Duration taskTimeout;
 
     public ClickHouseClusterDdl(String cluster, ServerClickHouseEndpoint initiator, Duration taskTimeout) {
-        ClickHouseSql.id(cluster);
+        this.ddl = new DistributedDdl(cluster, initiator);
         if (taskTimeout.isNegative() || taskTimeout.isZero()) {
             throw new IllegalArgumentException("the distributed DDL task timeout must be positive");
         }
         this.cluster = cluster;
-        this.initiator = initiator;
         this.taskTimeout = taskTimeout;
     }
 
-    /** The statement text with {@code ON CLUSTER}. */
-    public static String render(String cluster, ClusterStatement statement) {
+    /** The statement as the ClickHouse package sends it {@code ON CLUSTER}. */
+    static ClusterDdlStatement statement(ClusterStatement statement) {
         if (statement instanceof ClusterStatement.Create c) {
-            return TableDefinitionSql.create(c.definition(), cluster);
+            return new ClusterDdlStatement.Create(TableDefinitions.table(c.definition()));
         }
         ClusterStatement.Exchange x = (ClusterStatement.Exchange) statement;
-        return "EXCHANGE TABLES " + ClickHouseSql.table(x.database(), x.a()) + " AND "
-            + ClickHouseSql.table(x.database(), x.b()) + " ON CLUSTER " + ClickHouseSql.id(cluster);
-    }
-
-    /** The query-level settings the statement is sent with. */
-    static Map<String, String> settings(String queryId, Duration taskTimeout) {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put(DdlQueueRows.MARKER_SETTING, DdlQueueRows.marker(queryId));
-        s.put("distributed_ddl_task_timeout", Long.toString(Math.max(1, taskTimeout.toSeconds())));
-        s.put("distributed_ddl_output_mode", "throw");
-        return s;
+        return new ClusterDdlStatement.Exchange(x.database(), x.a(), x.b());
     }
 
     @Override
     public void submit(String queryId, ClusterStatement statement) {
         checkQueryId(queryId);
-        String sql = render(cluster, statement);
+        ClusterDdlStatement typed = statement(statement);
         try {
-            initiator.execute(sql, queryId, settings(queryId, taskTimeout));
+            ddl.submit(queryId, typed, taskTimeout);
         } catch (ClickHouseQueryException e) {
             if (ENTERED_QUEUE.matcher(String.valueOf(e.getMessage())).find()) {
                 throw new DdlOutcomeUnknownException("distributed DDL " + queryId
@@ -96,7 +83,7 @@ public final class ClickHouseClusterDdl implements ClusterDdl {
     public Optional<DdlQueueEntry> entry(String queryId) {
         checkQueryId(queryId);
         try {
-            return DdlQueueRows.entry(cluster, queryId, initiator.query(DdlQueueRows.select(cluster, queryId)));
+            return DdlQueueRows.entry(cluster, queryId, ddl.entryRows(queryId));
         } catch (ClickHouseQueryException e) {
             throw new DponeException(BlockerCode.PUBLICATION_DDL_FAILED, "ddl " + queryId,
                 "the distributed DDL queue cannot be read: " + MemberFailures.safe(e.getMessage()));
@@ -106,8 +93,7 @@ public final class ClickHouseClusterDdl implements ClusterDdl {
     @Override
     public OptionalLong entriesSince(Instant since) {
         try {
-            List<List<String>> rows = initiator.query(DdlQueueRows.countSince(since));
-            return rows.isEmpty() ? OptionalLong.of(0) : OptionalLong.of(Long.parseLong(rows.get(0).get(0)));
+            return OptionalLong.of(ddl.entriesSince(since));
         } catch (ClickHouseQueryException e) {
             throw new DponeException(BlockerCode.PUBLICATION_DDL_FAILED, "ddl queue",
                 "the distributed DDL queue cannot be read: " + MemberFailures.safe(e.getMessage()));

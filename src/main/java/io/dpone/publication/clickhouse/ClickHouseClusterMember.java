@@ -2,8 +2,7 @@ package io.dpone.publication.clickhouse;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseOperations;
-import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.clickhouse.ServerClickHouseEndpoint;
+import io.dpone.clickhouse.cluster.MemberStatements;
 import io.dpone.publication.MemberId;
 import io.dpone.publication.artifact.ArtifactStore;
 import io.dpone.publication.artifact.ParquetArtifactColumns;
@@ -12,26 +11,27 @@ import io.dpone.publication.artifact.TableDefinition;
 import io.dpone.publication.protocol.ClusterMember;
 import io.dpone.publication.protocol.TableState;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * One admitted member over its own direct {@link ClickHouseEndpoint}. Every method is one statement (plus the
- * catalog read that makes it safe); artifacts come from the {@link ArtifactStore}, which re-verifies the file
- * before handing out its path. On a server, drops are {@code SYNC}; the embedded engine (chDB 26.5) never returns
- * from {@code DROP ... SYNC}, so there the drop is plain (an Atomic database removes the name at once).
+ * One admitted member over its own direct {@link ClickHouseEndpoint}. Every method is one statement of the ClickHouse
+ * package's {@link MemberStatements} (plus the catalog read that makes it safe); artifacts come from the
+ * {@link ArtifactStore}, which re-verifies the file before handing out its path. On a server, drops are {@code SYNC};
+ * the embedded engine (chDB 26.5) never returns from {@code DROP ... SYNC}, so there the drop is plain (an Atomic
+ * database removes the name at once).
  */
 public final class ClickHouseClusterMember implements ClusterMember {
     private final MemberId id;
     private final ClickHouseEndpoint endpoint;
     private final ArtifactStore store;
+    private final MemberStatements statements;
 
     public ClickHouseClusterMember(MemberId id, ClickHouseEndpoint endpoint, ArtifactStore store) {
         this.id = id;
         this.endpoint = endpoint;
         this.store = store;
+        this.statements = new MemberStatements(endpoint);
     }
 
     public MemberId id() {
@@ -54,18 +54,8 @@ public final class ClickHouseClusterMember implements ClusterMember {
 
     @Override
     public void create(TableDefinition definition) {
-        String sql = TableDefinitionSql.create(definition, null);
-        MemberFailures.run(id, "a table create", () -> endpoint.execute(sql));
-    }
-
-    @Override
-    public void load(String database, String table, SealedArtifact artifact, String dedupToken) {
-        Path file = store.open(artifact);
-        List<TableDefinition.Column> cols = artifact.columns();
-        ClickHouseEndpoint.InsertFile insert = new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
-            ParquetArtifactColumns.columnList(cols), ParquetArtifactColumns.selectList(cols), file,
-            artifact.format(), ParquetArtifactColumns.structure(cols), loadSettings(dedupToken));
-        MemberFailures.run(id, "an artifact load", () -> endpoint.insertFile(insert));
+        var table = TableDefinitions.table(definition);
+        MemberFailures.run(id, "a table create", () -> statements.createTable(table));
     }
 
     /**
@@ -73,9 +63,13 @@ public final class ClickHouseClusterMember implements ClusterMember {
      * file is read in its own row order to cut the same blocks on a retry (the protocol still never appends an
      * ambiguous load again: it rebuilds the candidate; the token is the second line of defence).
      */
-    static String loadSettings(String dedupToken) {
-        return "insert_deduplicate = 1, insert_deduplication_token = " + ClickHouseSql.literal(dedupToken)
-            + ", async_insert = 0, input_format_parquet_preserve_order = 1";
+    @Override
+    public void load(String database, String table, SealedArtifact artifact, String dedupToken) {
+        Path file = store.open(artifact);
+        MemberStatements.ArtifactLoad load = new MemberStatements.ArtifactLoad(database, table, artifact.columns()
+            .stream().map(c -> new MemberStatements.ArtifactColumn(c.name(), c.type(),
+                ParquetArtifactColumns.fileType(c.type()))).toList(), file, artifact.format(), dedupToken);
+        MemberFailures.run(id, "an artifact load", () -> statements.loadArtifact(load));
     }
 
     @Override
@@ -84,31 +78,18 @@ public final class ClickHouseClusterMember implements ClusterMember {
         if (state.isEmpty() || !state.get().uuid().equals(expected)) {
             return false;
         }
-        String sql = "DROP TABLE " + ClickHouseSql.table(database, table) + (embedded() ? "" : " SYNC");
-        MemberFailures.run(id, "a table drop", () -> endpoint.execute(sql));
+        MemberFailures.run(id, "a table drop", () -> statements.dropTable(database, table));
         return true;
     }
 
     @Override
     public void exchangeLocal(String database, String a, String b, String queryId) {
-        String sql = "EXCHANGE TABLES " + ClickHouseSql.table(database, a) + " AND " + ClickHouseSql.table(database, b);
-        MemberFailures.run(id, "a local exchange", () -> {
-            if (endpoint instanceof ServerClickHouseEndpoint server) {
-                server.execute(sql, queryId, Map.of());
-            } else {
-                endpoint.execute(sql);
-            }
-        });
+        MemberFailures.run(id, "a local exchange", () -> statements.exchange(database, a, b, queryId));
     }
 
     /** {@code SYSTEM SYNC REPLICA} (internal mode only; the embedded engine has no replicated tables). */
     @Override
     public void syncReplica(String database, String table) {
-        String sql = "SYSTEM SYNC REPLICA " + ClickHouseSql.table(database, table);
-        MemberFailures.run(id, "a replica sync", () -> endpoint.execute(sql));
-    }
-
-    private boolean embedded() {
-        return "embedded".equals(endpoint.kind());
+        MemberFailures.run(id, "a replica sync", () -> statements.syncReplica(database, table));
     }
 }

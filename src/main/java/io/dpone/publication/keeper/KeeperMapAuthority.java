@@ -2,13 +2,12 @@ package io.dpone.publication.keeper;
 
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseQueryException;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cluster.KeeperMapFence;
 import io.dpone.connect.Redactor;
 import io.dpone.error.BlockerCode;
 import io.dpone.error.DponeException;
 import io.dpone.publication.protocol.FenceRecord;
 import io.dpone.publication.protocol.PublicationAuthority;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -27,18 +26,17 @@ import java.util.regex.Pattern;
  *     lost acknowledgement, the outcome is decided by re-reading: the write is ours exactly when the stored
  *     version is {@code expected + 1} and the stored record equals ours.</li>
  * </ul>
- * The {@code version} column is the {@link Fence#version()}: 1 after create, +1 per replace.
+ * The {@code version} column is the {@link Fence#version()}: 1 after create, +1 per replace. The statements are
+ * the ClickHouse package's ({@link KeeperMapFence}); what their failures mean is decided here.
  */
 public final class KeeperMapAuthority implements PublicationAuthority {
     private static final Pattern KEY = Pattern.compile("^[A-Za-z0-9_.:-]{1,200}$");
     private static final Pattern KEEPER_PATH = Pattern.compile("^(/[A-Za-z0-9_.-]+)+$");
 
-    private final ClickHouseEndpoint endpoint;
-    private final String table;
+    private final KeeperMapFence fence;
 
-    private KeeperMapAuthority(ClickHouseEndpoint endpoint, String table) {
-        this.endpoint = endpoint;
-        this.table = table;
+    private KeeperMapAuthority(KeeperMapFence fence) {
+        this.fence = fence;
     }
 
     /**
@@ -50,12 +48,9 @@ public final class KeeperMapAuthority implements PublicationAuthority {
         if (keeperPath == null || !KEEPER_PATH.matcher(keeperPath).matches()) {
             throw new IllegalArgumentException("keeper path must be an absolute path of plain segments");
         }
-        KeeperMapAuthority authority = new KeeperMapAuthority(endpoint, ClickHouseSql.table(database, table));
+        KeeperMapAuthority authority = new KeeperMapAuthority(KeeperMapFence.of(endpoint, database, table));
         authority.call("open", () -> {
-            endpoint.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database) + " ENGINE = Atomic");
-            endpoint.execute("CREATE TABLE IF NOT EXISTS " + authority.table
-                + " (target_key String, record String, version UInt64) ENGINE = KeeperMap("
-                + ClickHouseSql.literal(keeperPath) + ") PRIMARY KEY target_key");
+            authority.fence.create(database, keeperPath);
             return null;
         });
         return authority;
@@ -64,23 +59,16 @@ public final class KeeperMapAuthority implements PublicationAuthority {
     @Override
     public Optional<Fence> read(String targetKey) {
         String key = key(targetKey);
-        List<List<String>> rows = call("read", () -> endpoint.query("SELECT record, version FROM " + table
-            + " WHERE target_key = " + ClickHouseSql.literal(key)));
-        if (rows.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new Fence(FenceRecordJson.decode(rows.get(0).get(0), key),
-            Long.parseLong(rows.get(0).get(1))));
+        Optional<KeeperMapFence.Stored> stored = call("read", () -> fence.read(key));
+        return stored.map(s -> new Fence(FenceRecordJson.decode(s.record(), key), s.version()));
     }
 
     @Override
     public boolean create(String targetKey, FenceRecord record) {
         String key = key(targetKey);
-        String sql = ClickHouseSql.insertRow(table, List.of("target_key", "record", "version"),
-            "keeper_map_strict_mode = 1", List.of(ClickHouseSql.literal(key),
-                ClickHouseSql.literal(FenceRecordJson.encode(record)), "1"));
+        String encoded = FenceRecordJson.encode(record);
         try {
-            endpoint.execute(sql);
+            fence.insert(key, encoded);
             return true;
         } catch (ClickHouseQueryException e) {
             if (nodeExists(e)) {
@@ -95,11 +83,9 @@ public final class KeeperMapAuthority implements PublicationAuthority {
     @Override
     public boolean replace(String targetKey, long expectedVersion, FenceRecord record) {
         String key = key(targetKey);
-        String sql = "ALTER TABLE " + table + " UPDATE record = " + ClickHouseSql.literal(FenceRecordJson.encode(record))
-            + ", version = " + (expectedVersion + 1) + " WHERE target_key = " + ClickHouseSql.literal(key)
-            + " AND version = " + expectedVersion + " SETTINGS keeper_map_strict_mode = 1";
+        String encoded = FenceRecordJson.encode(record);
         try {
-            endpoint.execute(sql);
+            fence.replace(key, expectedVersion, encoded);
         } catch (ClickHouseQueryException | DponeException e) {
             // a version conflict, or an unknown outcome: the stored state decides
         }

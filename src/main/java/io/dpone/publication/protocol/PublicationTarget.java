@@ -1,6 +1,6 @@
 package io.dpone.publication.protocol;
 
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.manifest.Identifier;
 import io.dpone.publication.MemberId;
 import io.dpone.publication.artifact.GenerationMarker;
 import io.dpone.publication.artifact.TableDefinition;
@@ -13,11 +13,18 @@ import java.util.List;
 public record PublicationTarget(PublicationMode mode, String cluster, String database, String table, String engine,
                                 List<String> orderBy, Long rowBudget) {
     public PublicationTarget {
-        ClickHouseSql.id(cluster);
-        ClickHouseSql.id(database);
-        ClickHouseSql.id(table);
+        identifier(cluster);
+        identifier(database);
+        identifier(table);
         orderBy = List.copyOf(orderBy);
-        orderBy.forEach(ClickHouseSql::id);
+        orderBy.forEach(PublicationTarget::identifier);
+    }
+
+    /** Every name here reaches ClickHouse quoted, so it must follow the identifier rule. */
+    private static void identifier(String name) {
+        if (!Identifier.valid(name)) {
+            throw new IllegalArgumentException("invalid ClickHouse identifier");
+        }
     }
 
     /** The authority key: one record per (cluster, database, table). */
