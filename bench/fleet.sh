@@ -29,32 +29,11 @@ done
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is required" >&2; exit 2; }
 
 source "$root/bench/build.sh"
+source "$root/bench/embedded-context.sh"
 fw="$work/fleet"
-export DPONE_HOME="$fw/home"
-mkdir -p "$DPONE_HOME" "$fw/runs"
-h2_url="jdbc:h2:file:$fw/source/fleet;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
-cat >"$fw/context.yaml" <<EOF
-connections:
-  bench_fleet:
-    type: mssql
-    url: "$h2_url"
-    user: sa
-  clickhouse_default:
-    type: clickhouse
-    embedded: true
-    options:
-      path: "$DPONE_HOME/clickhouse"
-EOF
-export DPONE_RUNTIME_CONNECTION_CONTEXT="$fw/context.yaml"
-h2_jar="$(ls "$app"/target/lib/h2-*.jar | head -1)"
-now_ns() { date +%s%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
-cpu_of() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.1f", u + s}' "$1"; }
+embedded_context "$fw" fleet bench_fleet
 
-echo "== dpone fleet benchmark =="
-echo "date        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "code        $tree"
-echo "machine     $(nproc) cores, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_header "dpone fleet benchmark"
 echo "database    $tables tables ($((tables - 4)) small, 4 of $big_rows rows); process-per-table sample: 1 in $sample small"
 echo
 

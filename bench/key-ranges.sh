@@ -31,31 +31,12 @@ done
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is required" >&2; exit 2; }
 
 source "$root/bench/build.sh"
+source "$root/bench/embedded-context.sh"
 kr="$work/key-ranges"
-export DPONE_HOME="$kr/home"
-mkdir -p "$DPONE_HOME" "$kr/runs" "$kr/manifests"
-h2_url="jdbc:h2:file:$kr/source/keys;MODE=MSSQLServer;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
-cat >"$kr/context.yaml" <<EOF
-connections:
-  bench_keys:
-    type: mssql
-    url: "$h2_url"
-    user: sa
-  clickhouse_default:
-    type: clickhouse
-    embedded: true
-    options:
-      path: "$DPONE_HOME/clickhouse"
-EOF
-export DPONE_RUNTIME_CONNECTION_CONTEXT="$kr/context.yaml"
-h2_jar="$(ls "$app"/target/lib/h2-*.jar | head -1)"
-now_ns() { date +%s%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
+embedded_context "$kr" keys bench_keys
+mkdir -p "$kr/manifests"
 
-echo "== dpone key-range readers benchmark =="
-echo "date        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "code        $tree"
-echo "machine     $(nproc) cores, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_header "dpone key-range readers benchmark"
 echo "rows        $rows per table; runs $runs per (table, readers)"
 echo
 
@@ -125,7 +106,7 @@ for table in guid_keys composite_keys; do
       if [ "$rc" -ne 0 ] || [ "$(jq -r .passed "$out.json" 2>/dev/null)" != true ]; then
         echo "bench: $run_id failed (exit $rc); stderr:" >&2; cat "$out.err" >&2; exit 1
       fi
-      cpu="$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.1f", u + s}' "$out.time")"
+      cpu="$(cpu_of "$out.time")"
       ranges="$(jq -r '[.notes[]? | select(startswith("source read by") or startswith("key ranges read"))
         | sub("^source read by [0-9]+ readers in key ranges of "; "") | sub("^key ranges read: rows per range "; "read ")]
         | join(" | ")' "$out.json")"

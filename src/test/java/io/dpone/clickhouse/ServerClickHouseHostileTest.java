@@ -11,6 +11,8 @@ import io.dpone.error.DponeException;
 import io.dpone.testing.HostileServer;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * headers or garbage costs a statement at most its configured bounds (socket_timeout, response_timeout,
  * max_response_bytes, the response head limits) and fails with the typed {@code connection.failed}.
  */
+// waits on a hostile server: beside the other classes where parallel execution is on (-Pfast)
+@Execution(ExecutionMode.CONCURRENT)
 class ServerClickHouseHostileTest {
     static final Duration BOUND = Duration.ofSeconds(15);
 

@@ -1,34 +1,29 @@
 package io.dpone.route;
 
-import io.dpone.camel.DponeCamel;
+import static io.dpone.testing.FullRefreshFixture.crashAfter;
+import static io.dpone.testing.FullRefreshFixture.stopBefore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.demo.DemoSalesGenerator;
 import io.dpone.error.Blocker;
 import io.dpone.error.BlockerCode;
-import io.dpone.error.DponeException;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
+import io.dpone.testing.FullRefreshFixture;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.Processor;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,28 +41,9 @@ class ChunkResumeTest {
 
     @TempDir
     Path dir;
-    String h2;
-    String db;
-    Connection src;
-    ClickHouseEndpoint ch;
-    ConnectionContext ctx;
-
-    @BeforeEach
-    void seed() throws Exception {
-        h2 = TestEngines.newH2Url();
-        db = TestEngines.newDatabase("chunkresume");
-        src = DriverManager.getConnection(h2, "sa", "");
-        ch = TestEngines.clickhouse();
-        DemoSalesGenerator.seed(src, ROWS, 23);
-        ctx = TestEngines.context(h2);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
-        ch.close();
-        src.close();
-    }
+    @RegisterExtension
+    final FullRefreshFixture fx = new FullRefreshFixture("chunkresume",
+        src -> DemoSalesGenerator.seed(src, ROWS, 23));
 
     @ParameterizedTest(name = "parallel_readers {0}")
     @ValueSource(ints = {1, 3})
@@ -93,8 +69,8 @@ class ChunkResumeTest {
         // what a kill in the middle of a chunk's insert can leave: some of its rows, in no particular pattern (the
         // killed attempt stopped merges on its staging table, which a delete's mutation needs: a new process has
         // them running, this one is told)
-        ch.execute("SYSTEM START MERGES " + staging("sales"));
-        ch.execute("DELETE FROM " + staging("sales") + " WHERE sale_id % 3 = 0 AND sale_id > 1500");
+        fx.clickhouse().execute("SYSTEM START MERGES " + staging("sales"));
+        fx.clickhouse().execute("DELETE FROM " + staging("sales") + " WHERE sale_id % 3 = 0 AND sale_id > 1500");
         long kept = stagedRows("sales");
         assertTrue(kept < 4 * CHUNK_ROWS && kept > 0);
 
@@ -109,8 +85,8 @@ class ChunkResumeTest {
     void aKeptRowChangedInTheSourceSinceFailsTheGatesAndTheNextAttemptLoadsEverything() throws Exception {
         BatchManifest m = manifest("sales", 1);
         runOnce(m, Map.of("failedRun", (Processor) e -> { }, "loadChunk", crashAfter(2)));
-        String keptKey = ch.query("SELECT min(sale_id) FROM " + staging("sales")).get(0).get(0);
-        try (Statement st = src.createStatement()) {
+        String keptKey = fx.clickhouse().query("SELECT min(sale_id) FROM " + staging("sales")).get(0).get(0);
+        try (Statement st = fx.source().createStatement()) {
             st.execute("UPDATE dbo.sales SET quantity = COALESCE(quantity, 0) + 1 WHERE sale_id = " + keptKey);
         }
 
@@ -164,7 +140,7 @@ class ChunkResumeTest {
               staging: {schema: %s}
               strategy: {mode: full_refresh}
               options: {lineage: false, order_by: [sale_id]}
-            """.formatted(TestEngines.SOURCE, CHUNK_ROWS, TestEngines.CLICKHOUSE, db, db)));
+            """.formatted(TestEngines.SOURCE, CHUNK_ROWS, TestEngines.CLICKHOUSE, fx.db(), fx.db())));
 
         RunReport resumed = runOnce(fewer, Map.of());
         assertTrue(resumed.passed(), () -> resumed.blockers().toString());
@@ -175,10 +151,10 @@ class ChunkResumeTest {
 
     @Test
     void aTableWithoutAnIntegerKeyLoadsFromTheFirstChunk() throws Exception {
-        try (Statement st = src.createStatement()) {
+        try (Statement st = fx.source().createStatement()) {
             st.execute("CREATE TABLE dbo.nokey AS SELECT * FROM dbo.sales");
         }
-        BatchManifest m = load(Manifests.fullRefresh(dir, "nokey", db, ""));
+        BatchManifest m = load(Manifests.fullRefresh(dir, "nokey", fx.db(), ""));
         runOnce(m, Map.of("failedRun", (Processor) e -> { }, "loadChunk", crashAfter(2)));
         assertTrue(stagingExists("nokey"));
 
@@ -205,7 +181,8 @@ class ChunkResumeTest {
               staging: {schema: %s}
               strategy: {mode: full_refresh}
               options: {lineage: false, order_by: [sale_id]}
-            """.formatted(TestEngines.SOURCE, table, CHUNK_ROWS, readers, TestEngines.CLICKHOUSE, db, table, db)));
+            """.formatted(TestEngines.SOURCE, table, CHUNK_ROWS, readers, TestEngines.CLICKHOUSE, fx.db(), table,
+                fx.db())));
     }
 
     private static BatchManifest load(Path file) {
@@ -213,57 +190,26 @@ class ChunkResumeTest {
     }
 
     private RunReport runOnce(BatchManifest m, Map<String, Object> overrides) {
-        try (DponeCamel camel = DponeCamel.start(null, false, overrides)) {
-            return new FullRefreshRunner(camel, ctx, dir.resolve("state")).run(m, RUN, ProgressListener.NONE);
-        }
+        return fx.run(m, RUN, dir.resolve("state"), overrides);
     }
 
     private void assertTargetExact(String table) {
         long sum = (long) ROWS * (ROWS + 1) / 2;
         assertEquals(List.of(List.of(String.valueOf(ROWS), String.valueOf(ROWS), String.valueOf(sum), RUN)),
-            ch.query("SELECT count(), uniqExact(sale_id), sum(sale_id), any(__dpone__run_id) FROM "
-                + ClickHouseSql.table(db, table)));
+            fx.clickhouse().query("SELECT count(), uniqExact(sale_id), sum(sale_id), any(__dpone__run_id) FROM "
+                + ClickHouseSql.table(fx.db(), table)));
         assertFalse(stagingExists(table), "the staging table is published, not left behind");
     }
 
-    private String stagingName(String table) {
-        return StagingNames.staging(table, TransferRun.keyOf(RUN));
-    }
-
     private String staging(String table) {
-        return ClickHouseSql.table(db, stagingName(table));
+        return fx.staging(table, RUN);
     }
 
     private boolean stagingExists(String table) {
-        return !ch.query("SELECT 1 FROM system.tables WHERE database = " + ClickHouseSql.literal(db) + " AND name = "
-            + ClickHouseSql.literal(stagingName(table))).isEmpty();
+        return fx.stagingExists(table, RUN);
     }
 
     private long stagedRows(String table) {
-        return Long.parseLong(ch.query("SELECT count() FROM " + staging(table)).get(0).get(0));
-    }
-
-    /** The real chunk load, then a simulated crash after its n-th call. */
-    static Processor crashAfter(int nth) {
-        AtomicInteger calls = new AtomicInteger();
-        LoadChunkProcessor real = new LoadChunkProcessor();
-        return exchange -> {
-            real.process(exchange);
-            if (calls.incrementAndGet() == nth) {
-                throw new IllegalStateException("simulated crash");
-            }
-        };
-    }
-
-    /** What serve's stop-aware chunk step does once the process is stopping: refuse the n-th chunk. */
-    static Processor stopBefore(int nth) {
-        AtomicInteger calls = new AtomicInteger();
-        LoadChunkProcessor real = new LoadChunkProcessor();
-        return exchange -> {
-            if (calls.incrementAndGet() == nth) {
-                throw new DponeException(BlockerCode.SERVE_SHUTDOWN_INTERRUPTED, "serve", "the process is stopping");
-            }
-            real.process(exchange);
-        };
+        return fx.stagedRows(table, RUN);
     }
 }

@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dpone.camel.DponeCamel;
-import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.manifest.BatchManifest;
 import io.dpone.manifest.ManifestLoader;
+import io.dpone.testing.FullRefreshFixture;
 import io.dpone.testing.Manifests;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -26,9 +23,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.camel.Processor;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,19 +44,10 @@ class KeyRangeResumeTest {
 
     @TempDir
     Path dir;
-    String h2;
-    String db;
-    Connection src;
-    ClickHouseEndpoint ch;
-    ConnectionContext ctx;
+    @RegisterExtension
+    final FullRefreshFixture fx = new FullRefreshFixture("keyresume", KeyRangeResumeTest::seed);
 
-    @BeforeEach
-    void seed() throws Exception {
-        h2 = TestEngines.newH2Url();
-        db = TestEngines.newDatabase("keyresume");
-        src = DriverManager.getConnection(h2, "sa", "");
-        ch = TestEngines.clickhouse();
-        ctx = TestEngines.context(h2);
+    static void seed(Connection src) throws Exception {
         Random random = new Random(32);
         try (Statement st = src.createStatement()) {
             st.execute("CREATE SCHEMA IF NOT EXISTS dbo");
@@ -87,13 +74,6 @@ class KeyRangeResumeTest {
         }
     }
 
-    @AfterEach
-    void close() throws Exception {
-        ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
-        ch.close();
-        src.close();
-    }
-
     private static final Map<String, String> KEYS = Map.of("guid_orders", "id", "order_lines", "order_no, line_id");
 
     @ParameterizedTest(name = "{0}")
@@ -107,25 +87,25 @@ class KeyRangeResumeTest {
         assertEquals("passed", gate(r, "typed_hash"));
         assertEquals("passed", gate(r, "row_count"));
         assertEquals(ROWS, r.loadedRows());
-        assertEquals(sourceKeys(table), keys(ClickHouseSql.table(db, table), table, null));
+        assertEquals(sourceKeys(table), keys(ClickHouseSql.table(fx.db(), table), table, null));
     }
 
     @Test
     void aKilledGuidRunResumesLoadingOnlyTheKeysItsStagingLacks() throws Exception {
         assertResumesExactly("guid_orders", Map.of("failedRun", (Processor) e -> { }, "loadChunk",
-            ChunkResumeTest.crashAfter(3)));
+            FullRefreshFixture.crashAfter(3)));
     }
 
     @Test
     void aStoppedCompositeKeyRunResumesLoadingOnlyTheKeysItsStagingLacks() throws Exception {
-        assertResumesExactly("order_lines", Map.of("loadChunk", ChunkResumeTest.stopBefore(4)));
+        assertResumesExactly("order_lines", Map.of("loadChunk", FullRefreshFixture.stopBefore(4)));
     }
 
     private void assertResumesExactly(String table, Map<String, Object> interruption) throws Exception {
         BatchManifest m = manifest(table);
         assertFalse(runOnce(m, interruption).passed());
-        String staging = ClickHouseSql.table(db, StagingNames.staging(table, TransferRun.keyOf(RUN)));
-        List<List<String>> loads = ch.query("SELECT DISTINCT __dpone__load_id FROM " + staging);
+        String staging = fx.staging(table, RUN);
+        List<List<String>> loads = fx.clickhouse().query("SELECT DISTINCT __dpone__load_id FROM " + staging);
         assertEquals(1, loads.size(), "one attempt loaded the staging table");
         String firstLoad = loads.get(0).get(0);
         Set<String> staged = keys(staging, table, null);
@@ -137,14 +117,14 @@ class KeyRangeResumeTest {
         assertEquals(ROWS, resumed.sourceRows(), "the gates' source side covers the whole table");
         assertEquals(ROWS - staged.size(), resumed.loadedRows(), "only the missing rows are loaded");
         assertEquals("passed", gate(resumed, "typed_hash"));
-        String target = ClickHouseSql.table(db, table);
+        String target = ClickHouseSql.table(fx.db(), table);
         // what each attempt loaded, key by key: the kept rows are exactly the staged ones, the new load exactly the rest
         assertEquals(staged, keys(target, table, "__dpone__load_id = " + ClickHouseSql.literal(firstLoad)));
         Set<String> rest = new TreeSet<>(sourceKeys(table));
         rest.removeAll(staged);
         assertEquals(rest, keys(target, table, "__dpone__load_id != " + ClickHouseSql.literal(firstLoad)));
         assertEquals(sourceKeys(table), keys(target, table, null));
-        assertEquals(String.valueOf(ROWS), ch.query("SELECT count() FROM " + target).get(0).get(0), "no row twice");
+        assertEquals(String.valueOf(ROWS), fx.clickhouse().query("SELECT count() FROM " + target).get(0).get(0), "no row twice");
     }
 
     private static String gate(RunReport r, String name) {
@@ -155,7 +135,7 @@ class KeyRangeResumeTest {
     private Set<String> keys(String table, String source, String where) {
         Set<String> keys = new TreeSet<>();
         String cols = KEYS.get(source).equals("id") ? "toString(id)" : "concat(toString(order_no), '|', line_id)";
-        for (List<String> r : ch.query("SELECT " + cols + " FROM " + table + (where == null ? "" : " WHERE " + where))) {
+        for (List<String> r : fx.clickhouse().query("SELECT " + cols + " FROM " + table + (where == null ? "" : " WHERE " + where))) {
             assertTrue(keys.add(r.get(0)), "a key loaded twice: " + r.get(0));
         }
         return keys;
@@ -164,7 +144,7 @@ class KeyRangeResumeTest {
     private Set<String> sourceKeys(String table) throws Exception {
         Set<String> keys = new TreeSet<>();
         String cols = table.equals("guid_orders") ? "id" : "order_no, line_id";
-        try (Statement st = src.createStatement(); ResultSet rs = st.executeQuery("SELECT " + cols + " FROM dbo." + table)) {
+        try (Statement st = fx.source().createStatement(); ResultSet rs = st.executeQuery("SELECT " + cols + " FROM dbo." + table)) {
             while (rs.next()) {
                 keys.add(table.equals("guid_orders") ? rs.getObject(1).toString() : rs.getInt(1) + "|" + rs.getString(2));
             }
@@ -190,12 +170,11 @@ class KeyRangeResumeTest {
               staging: {schema: %s}
               strategy: {mode: full_refresh}
               options: {order_by: %s}
-            """.formatted(TestEngines.SOURCE, table, CHUNK_ROWS, TestEngines.CLICKHOUSE, db, table, db, orderBy)));
+            """.formatted(TestEngines.SOURCE, table, CHUNK_ROWS, TestEngines.CLICKHOUSE, fx.db(), table, fx.db(),
+                orderBy)));
     }
 
     private RunReport runOnce(BatchManifest m, Map<String, Object> overrides) {
-        try (DponeCamel camel = DponeCamel.start(null, false, overrides)) {
-            return new FullRefreshRunner(camel, ctx, dir.resolve("state")).run(m, RUN, ProgressListener.NONE);
-        }
+        return fx.run(m, RUN, dir.resolve("state"), overrides);
     }
 }

@@ -243,7 +243,7 @@ abstract class MssqlSourceContract {
                     + "uniqExact(" + key + ") FROM " + ClickHouseSql.table(db, table)).get(0));
             }
             try (DponeCamel camel = DponeCamel.start(null, false, Map.of("failedRun", (org.apache.camel.Processor) e -> { },
-                    "loadChunk", ChunkResumeTest.crashAfter(2)))) {
+                    "loadChunk", io.dpone.testing.FullRefreshFixture.crashAfter(2)))) {
                 assertFalse(new FullRefreshRunner(camel, context(server.url()), dir).run(manifest, "twin-keys-2",
                     ProgressListener.NONE).passed());
             }

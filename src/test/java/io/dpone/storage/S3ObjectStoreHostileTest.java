@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dpone.testing.HostileServer;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** An S3 endpoint that says nothing, drips or floods costs one call at most its api_call_timeout, typed. */
+// waits on a hostile server: beside the other classes where parallel execution is on (-Pfast)
+@Execution(ExecutionMode.CONCURRENT)
 class S3ObjectStoreHostileTest {
     @ParameterizedTest
     @EnumSource(value = HostileServer.Mode.class, names = {"SILENT", "DRIP", "ENDLESS_HEADERS", "GARBAGE"})
