@@ -90,11 +90,31 @@ public final class LiveCdcRuntime {
             throw new DponeException(problems);
         }
         CdcTick.Adapters adapters;
+        java.util.Map<String, Object> selection = null;
+        if (options.selection() != null) {
+            // the patterns are resolved against the capture instances on every tick: a table enabled since joins
+            TableSelections.Resolution resolved = TableSelections.resolve(options, source);
+            options = resolved.options();
+            selection = resolved.report();
+        }
         if (options.multiTable()) {
-            // one reader per table, each on its default capture instance, all on the one source connection
-            java.util.List<io.dpone.cdc.CdcSourceReader> readers = options.stream().tables().stream()
-                .map(t -> LiveReaders.reader(options.backend(), source, t, null, options.valuePolicies())).toList();
-            adapters = ClickHouseCdcAdapters.adapters(readers, ch, options.stream(), spoolDir);
+            // one reader per table, each on its capture instance, all on the one source connection; a table added to
+            // the running stream takes its snapshot through its reader
+            CdcRunOptions o = options;
+            java.util.List<io.dpone.cdc.CdcSourceReader> readers = new ArrayList<>();
+            java.util.List<java.util.function.Function<io.dpone.cdc.CdcOffset, io.dpone.cdc.CdcBatch>> snapshots =
+                new ArrayList<>();
+            for (int i = 0; i < o.tables().size(); i++) {
+                io.dpone.cdc.StreamIdentity t = o.stream().tables().get(i);
+                io.dpone.cdc.CdcSourceReader r = LiveReaders.reader(o.backend(), source, t,
+                    o.tables().get(i).captureInstance(), o.valuePolicies());
+                readers.add(r);
+                snapshots.add(r instanceof io.dpone.cdc.mssql.SqlServerCdcReader cdc ? cdc::snapshot : null);
+            }
+            adapters = ClickHouseCdcAdapters.adapters(readers, snapshots, ch, o.stream(), spoolDir);
+            if (selection != null) {
+                adapters.lanes().withSelection(selection);
+            }
         } else {
             adapters = ClickHouseCdcAdapters.adapters(
                 LiveReaders.reader(options.backend(), source, options.stream(), options.captureInstance(),
