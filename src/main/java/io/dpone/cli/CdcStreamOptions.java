@@ -98,9 +98,8 @@ final class CdcStreamOptions {
             .sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset).uniqueKeys(uniqueKeys)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
             .valuePolicies(policies()).tables(tables())
-            .selection(patterns ? new CdcRunOptions.TableSelection(includeTables, excludeTables,
-                targetTemplate.contains(".") ? targetTemplate : targetTemplate + "." + io.dpone.cdc.runtime
-                    .TableSelections.DEFAULT_NAME) : null);
+            .selection(patterns ? new CdcRunOptions.TableSelection(includeTables, excludeTables, targetTemplate)
+                : null);
     }
 
     /** {@code --table} as parsed; a value without the shape {@code SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]} is a usage error. */

@@ -48,9 +48,13 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
      * are its primary key, its CDC log is {@code targetTemplate} with {@code {schema}} and {@code {table}} replaced.
      */
     public record TableSelection(List<String> include, List<String> exclude, String targetTemplate) {
+        /** A template without a dot names the database only: {@code DB} is {@code DB.{schema}_{table}_cdc}. */
         public TableSelection {
             include = include == null ? List.of() : List.copyOf(include);
             exclude = exclude == null ? List.of() : List.copyOf(exclude);
+            if (targetTemplate != null && !targetTemplate.isEmpty() && !targetTemplate.contains(".")) {
+                targetTemplate = targetTemplate + "." + TableSelections.DEFAULT_NAME;
+            }
         }
     }
 
@@ -101,6 +105,9 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
 
     /** The CDC logs the stream writes: {@code --target-dataset}, or each table's. */
     public List<String> targetDatasets() {
+        if (unresolved()) {
+            return List.of(selection.targetTemplate()); // the logs the patterns will name
+        }
         return multiTable() ? tables.stream().map(Table::targetDataset).toList()
             : java.util.Collections.singletonList(targetDataset);
     }

@@ -52,18 +52,25 @@ public final class TableSelections {
             out.add(invalid(e.getMessage().startsWith("--exclude") ? "--exclude-table" : "--include-table",
                 e.getMessage()));
         }
-        String t = s.targetTemplate();
+        validateTemplate(s.targetTemplate(), "--target-template", out);
+    }
+
+    /**
+     * A naming template's problem ({@code cdc_runtime.invalid_argument} with {@code option} as subject): it must be
+     * {@code DB.NAME}, {@code DB} an identifier, {@code NAME} identifier characters and the placeholders
+     * {@code {schema}}, {@code {table}}, holding {@code {table}}.
+     */
+    public static void validateTemplate(String t, String option, List<Blocker> out) {
         int dot = t == null ? -1 : t.indexOf('.');
         if (t == null || dot < 0 || !CdcRunOptions.IDENTIFIER.matcher(t.substring(0, dot)).matches()
             || !NAME.matcher(t.substring(dot + 1)).matches() || !t.substring(dot + 1).contains("{table}")) {
-            out.add(invalid("--target-template", "--target-template must be DB.NAME: DB an identifier, NAME made of "
-                + "letters, digits, '_' and the placeholders {schema} and {table}, holding {table} (e.g. analytics."
-                + DEFAULT_NAME + ")"));
+            out.add(invalid(option, option + " must be DB.NAME: DB an identifier, NAME made of letters, digits, '_' "
+                + "and the placeholders {schema} and {table}, holding {table} (e.g. analytics." + DEFAULT_NAME + ")"));
         }
     }
 
-    /** The template's log name for {@code schema.table}, or null when the result is not an identifier. */
-    static String target(String template, String schema, String table) {
+    /** The template's table name for {@code schema.table} ({@code db.name}), or null when it is not an identifier. */
+    public static String target(String template, String schema, String table) {
         int dot = template.indexOf('.');
         Matcher m = PLACEHOLDER.matcher(template.substring(dot + 1));
         StringBuilder name = new StringBuilder();
