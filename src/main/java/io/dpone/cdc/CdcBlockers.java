@@ -56,13 +56,19 @@ public final class CdcBlockers {
     public static final String VALUE_OUT_OF_RANGE = BlockerCode.CDC_VALUE_OUT_OF_RANGE.code();
     /** The batch's columns differ from the ones the typed CDC log recorded (dropped, retyped, non-null added). */
     public static final String SCHEMA_CHANGED = BlockerCode.CDC_SCHEMA_CHANGED.code();
+    /**
+     * A table a multi-table stream's patterns matched cannot stream (no primary key, no capture instance, a log name
+     * the target template cannot form); {@code details.table} names it, {@code details.reason} says why.
+     */
+    public static final String TABLE_NOT_STREAMABLE = BlockerCode.CDC_TABLE_NOT_STREAMABLE.code();
 
     /** Every code, in documentation order. */
     public static final List<String> ALL = List.of(DUPLICATE_EVENTS, SINK_APPLY_FAILED, SINK_NOT_DURABLE,
         NEXT_OFFSET_MISSING, EVENTS_UNREADABLE, EVENTS_INVALID, CHECKPOINT_INVALID, CHECKPOINT_STREAM_MISMATCH,
         EVENT_STREAM_MISMATCH, BACKEND_MISMATCH, OFFSET_REGRESSION, MODE_UNSUPPORTED, INVALID_ARGUMENT,
         SOURCE_NOT_ENABLED, CDC_RESYNC_REQUIRED, CHANGE_TRACKING_RESYNC_REQUIRED, OFFSET_CONFLICT,
-        CHANGE_BEYOND_NEXT_OFFSET, VALUE_OUT_OF_RANGE, SCHEMA_CHANGED, EVENTS_TOO_LARGE, CHECKPOINT_TOO_LARGE);
+        CHANGE_BEYOND_NEXT_OFFSET, VALUE_OUT_OF_RANGE, SCHEMA_CHANGED, EVENTS_TOO_LARGE, CHECKPOINT_TOO_LARGE,
+        TABLE_NOT_STREAMABLE);
 
     private CdcBlockers() {
     }

@@ -67,8 +67,24 @@ public record StreamIdentity(String pipelineName, String backend, String sourceS
         return m;
     }
 
-    /** The first 32 hex digits of SHA-256 over the canonical JSON of {@link #toMap()}. */
+    /**
+     * The first 32 hex digits of SHA-256 over the canonical JSON of {@link #toMap()}. A multi-table stream's id is
+     * over its pipeline, backend and log database only ({@code {"pipeline_name", "backend", "log_database",
+     * "tables": "per_table_state"}}): its tables may change while it runs (a table added to the list or matched by a
+     * pattern), and its offset records each table's own identity and state instead (docs/cdc.md, "Many tables per
+     * stream").
+     */
     public String streamId() {
+        if (isMulti()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pipeline_name", pipelineName);
+            m.put("backend", backend);
+            String dataset = tables.get(0).targetDataset();
+            m.put("log_database", dataset == null || dataset.indexOf('.') < 0 ? dataset
+                : dataset.substring(0, dataset.indexOf('.')));
+            m.put("tables", "per_table_state");
+            return CdcHashes.sha256Hex(CdcHashes.canonicalJson(m)).substring(0, 32);
+        }
         return CdcHashes.sha256Hex(CdcHashes.canonicalJson(toMap())).substring(0, 32);
     }
 

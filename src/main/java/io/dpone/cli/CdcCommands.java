@@ -125,7 +125,8 @@ public final class CdcCommands implements Runnable {
             r.tables().forEach(t -> out.append("  ").append(t.sourceTable()).append(" -> ").append(t.targetDataset())
                 .append(": read ").append(t.counts().read()).append(", applied ").append(t.counts().applied())
                 .append(", already in sink ").append(t.counts().alreadyInSink()).append(", ms behind source ")
-                .append(t.millisBehindSource()).append('\n'));
+                .append(t.millisBehindSource()).append("added".equals(t.state()) ? ", added with a snapshot of "
+                    + t.snapshotRows() + " row(s)" : "").append('\n'));
             return out.toString();
         }
 

@@ -41,6 +41,16 @@ final class CdcStreamOptions {
         + "one table of a multi-table stream, its CDC log and its unique keys; repeat per table (instead of "
         + "--source-schema, --source-table, --target-dataset and --unique-key)")
     List<String> tables;
+    @Option(names = "--include-table", paramLabel = "PATTERN", description = "live mssql_cdc: a multi-table stream of "
+        + "every table this glob on schema.table (or table) matches, resolved against the capture instances on every "
+        + "tick (as dpone discover's --include); repeatable, instead of --table")
+    List<String> includeTables;
+    @Option(names = "--exclude-table", paramLabel = "PATTERN", description = "live mssql_cdc: leave out the tables "
+        + "this glob matches; repeatable")
+    List<String> excludeTables;
+    @Option(names = "--target-template", paramLabel = "DB.NAME", description = "with --include-table: each matched "
+        + "table's CDC log, {schema} and {table} replaced (default: <db>.{schema}_{table}_cdc; DB is required)")
+    String targetTemplate;
     @Option(names = "--credentials-source", description = "live: env or file")
     String credentialsSource;
     @Option(names = "--capture-instance",
@@ -57,7 +67,17 @@ final class CdcStreamOptions {
 
     /** The stream's options in {@code mode}; the command adds its connections and files. */
     CdcRunOptions.Builder builder(CdcMode mode) {
-        if (tables == null || tables.isEmpty()) {
+        boolean patterns = includeTables != null || excludeTables != null || targetTemplate != null;
+        if (patterns && tables != null && !tables.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--table names the tables; "
+                + "--include-table/--exclude-table/--target-template choose them by patterns: use one or the other");
+        }
+        if (patterns && (includeTables == null || targetTemplate == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: "
+                + (includeTables == null ? "'--include-table=<PATTERN>'" : "'--target-template=<DB.NAME>'")
+                + " (a stream chosen by patterns needs both)");
+        }
+        if (!patterns && (tables == null || tables.isEmpty())) {
             List<String> missing = new java.util.ArrayList<>();
             Object[][] single = {{"--source-schema=<sourceSchema>", sourceSchema},
                                  {"--source-table=<sourceTable>", sourceTable},
@@ -71,13 +91,15 @@ final class CdcStreamOptions {
             if (!missing.isEmpty()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option"
                     + (missing.size() > 1 ? "s" : "") + ": " + String.join(", ", missing)
-                    + " (or --table for a multi-table stream)");
+                    + " (or --table or --include-table for a multi-table stream)");
             }
         }
         return CdcRunOptions.builder(mode).systems(source, sink).backend(backend).pipelineName(pipelineName)
             .sourceTable(sourceSchema, sourceTable).targetDataset(targetDataset).uniqueKeys(uniqueKeys)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(policies()).tables(tables());
+            .valuePolicies(policies()).tables(tables())
+            .selection(patterns ? new CdcRunOptions.TableSelection(includeTables, excludeTables, targetTemplate)
+                : null);
     }
 
     /** {@code --table} as parsed; a value without the shape {@code SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]} is a usage error. */

@@ -1,5 +1,7 @@
 package io.dpone.discover;
 
+import io.dpone.source.TablePatterns;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.connect.ConnectionType;

@@ -92,6 +92,7 @@ public enum BlockerCode {
     CDC_CHANGE_BEYOND_NEXT_OFFSET("cdc_runtime.change_beyond_next_offset"),
     CDC_VALUE_OUT_OF_RANGE("cdc_runtime.value_out_of_range"),
     CDC_SCHEMA_CHANGED("cdc_runtime.schema_changed"),
+    CDC_TABLE_NOT_STREAMABLE("cdc_runtime.table_not_streamable"),
     // CDC promotion bundle (dpone ops cdc-promotion-bundle; io.dpone.cdc.bundle)
     CDC_BUNDLE_SOURCE_UNREACHABLE("cdc_bundle.source_unreachable"),
     CDC_BUNDLE_SINK_UNREACHABLE("cdc_bundle.sink_unreachable"),

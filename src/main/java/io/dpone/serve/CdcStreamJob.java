@@ -54,8 +54,9 @@ public final class CdcStreamJob implements Processor {
         this.camel = camel;
         this.locks = locks;
         this.signal = signal;
-        this.stats = new CdcStreamStats(stream.name(), stream.options().stream().tables().stream()
-            .map(io.dpone.cdc.StreamIdentity::sourceTableName).toList());
+        // a stream choosing its tables by patterns learns them from its ticks (the stats add each as it is reported)
+        this.stats = new CdcStreamStats(stream.name(), stream.options().unresolved() ? List.of()
+            : stream.options().stream().tables().stream().map(io.dpone.cdc.StreamIdentity::sourceTableName).toList());
     }
 
     /**
@@ -77,14 +78,23 @@ public final class CdcStreamJob implements Processor {
     private void materializeTables(CdcRuntimeRunReport r, long tickEnd) {
         Map<String, Long> applied = new java.util.HashMap<>();
         for (CdcRuntimeRunReport.TableFigures t : r.tables()) {
-            applied.put(t.sourceTable(), t.counts() == null ? 0L : t.counts().applied());
+            // an added table's snapshot rows count as applied: its serving target needs them
+            applied.put(t.sourceTable(), t.counts() == null ? 0L : t.counts().applied() + (long) t.snapshotApplied());
         }
         boolean all = true;
-        for (io.dpone.cdc.runtime.CdcRunOptions.Table t : stream.options().tables()) {
+        for (io.dpone.cdc.runtime.CdcRunOptions.Table t : tablesOf(r)) {
             String table = t.sourceSchema() + "." + t.sourceTable();
+            String target = stream.materialize().targetTemplate() == null ? stream.materialize().tableTargets()
+                .get(table) : io.dpone.cdc.runtime.TableSelections.target(stream.materialize().targetTemplate(),
+                    t.sourceSchema(), t.sourceTable());
+            if (target == null || target.equals(t.targetDataset())) {
+                LOG.warn("cdc stream {}: {} has no serving target its name can form under materialize.target_template"
+                    + "; it is not materialized", stream.name(), table);
+                all = false;
+                continue;
+            }
             if (applied.getOrDefault(table, 0L) > 0 || !materializedTables.contains(table)) {
-                boolean passed = materializeTable(table, t.targetDataset(),
-                    stream.materialize().tableTargets().get(table), t.uniqueKeys(), tickEnd);
+                boolean passed = materializeTable(table, t.targetDataset(), target, t.uniqueKeys(), tickEnd);
                 if (passed) {
                     materializedTables.add(table);
                 } else {
@@ -95,6 +105,24 @@ public final class CdcStreamJob implements Processor {
             all &= materializedTables.contains(table);
         }
         materializedOnce = all;
+    }
+
+    /**
+     * The stream's tables in this tick: the configured list, or, for a stream choosing its tables by patterns, the
+     * tables its tick resolved ({@code table_selection.matched}, with their logs and primary keys).
+     */
+    private List<io.dpone.cdc.runtime.CdcRunOptions.Table> tablesOf(CdcRuntimeRunReport r) {
+        if (r.tableSelection() == null) {
+            return stream.options().tables();
+        }
+        List<io.dpone.cdc.runtime.CdcRunOptions.Table> out = new java.util.ArrayList<>();
+        for (Object o : (List<?>) r.tableSelection().get("matched")) {
+            Map<?, ?> m = (Map<?, ?>) o;
+            String[] name = String.valueOf(m.get("table")).split("\\.", 2);
+            out.add(new io.dpone.cdc.runtime.CdcRunOptions.Table(name[0], name[1], String.valueOf(m.get(
+                "target_dataset")), ((List<?>) m.get("unique_keys")).stream().map(String::valueOf).toList()));
+        }
+        return out;
     }
 
     /** One log into one serving target; true when the materialization passed. {@code table} null: the stream's one. */

@@ -50,16 +50,26 @@ public class CdcStreamStats {
     private String lastVerifyVerdict = "none";
     private long lastVerifyMs;
 
-    /** A multi-table stream's tables ({@code schema.table}, in the stream's order); empty for one table. */
-    private final java.util.List<String> tables;
+    /**
+     * A multi-table stream's tables ({@code schema.table}, in the order they became known: the configured ones, then
+     * those a tick reported first, such as a table an include pattern matched later); empty for one table.
+     */
+    private final java.util.Map<String, TableStat> tables = new java.util.LinkedHashMap<>();
+    /** Told of every table, once: the metrics register each table's series (a table joining later too). */
+    private final java.util.List<java.util.function.Consumer<String>> tableListeners = new java.util.ArrayList<>();
     /** Tables whose last materialization failed, in the order they failed. */
     private final java.util.Set<String> materializeFailedTables = new java.util.LinkedHashSet<>();
-    private final long[] tableEventsRead;
-    private final long[] tableEventsApplied;
-    private final long[] tableMillisBehindSource;
-    private final String[] tableBlockerCodes;
-    private final long[] tableMaterializations;
-    private final long[] tableFailedMaterializations;
+
+    /** One table's figures in this process. */
+    private static final class TableStat {
+        long eventsRead;
+        long eventsApplied;
+        long millisBehindSource = -1;
+        String blockerCodes = "";
+        long materializations;
+        long failedMaterializations;
+        long snapshotRows;
+    }
 
     public CdcStreamStats(String name) {
         this(name, java.util.List.of());
@@ -68,64 +78,82 @@ public class CdcStreamStats {
     /** @param tables a multi-table stream's tables, {@code schema.table}; each gets its own figures */
     public CdcStreamStats(String name, java.util.List<String> tables) {
         this.name = name;
-        this.tables = java.util.List.copyOf(tables);
-        tableEventsRead = new long[tables.size()];
-        tableEventsApplied = new long[tables.size()];
-        tableMillisBehindSource = new long[tables.size()];
-        java.util.Arrays.fill(tableMillisBehindSource, -1);
-        tableBlockerCodes = new String[tables.size()];
-        tableMaterializations = new long[tables.size()];
-        tableFailedMaterializations = new long[tables.size()];
-        java.util.Arrays.fill(tableBlockerCodes, "");
+        tables.forEach(t -> this.tables.put(t, new TableStat()));
     }
 
-    /** The tables of a multi-table stream ({@code schema.table}); empty for a single-table stream. */
-    public java.util.List<String> tableNames() {
-        return tables;
+    /** The tables of a multi-table stream known so far ({@code schema.table}); empty for a single-table stream. */
+    public synchronized java.util.List<String> tableNames() {
+        return java.util.List.copyOf(tables.keySet());
+    }
+
+    /** Tells {@code listener} every table known now and, later, every table that joins (each once). */
+    public synchronized void onTable(java.util.function.Consumer<String> listener) {
+        tableListeners.add(listener);
+        tables.keySet().forEach(listener);
+    }
+
+    private TableStat table(String table) {
+        TableStat t = tables.get(table);
+        if (t == null) {
+            t = new TableStat();
+            tables.put(table, t);
+            tableListeners.forEach(l -> l.accept(table));
+        }
+        return t;
     }
 
     /** Changes of {@code table} read by this process's ticks. */
     public synchronized long tableEventsRead(String table) {
-        int i = tables.indexOf(table);
-        return i < 0 ? 0 : tableEventsRead[i];
+        TableStat t = tables.get(table);
+        return t == null ? 0 : t.eventsRead;
     }
 
     /** Changes of {@code table} applied to its log by this process's ticks (replays not counted). */
     public synchronized long tableEventsApplied(String table) {
-        int i = tables.indexOf(table);
-        return i < 0 ? 0 : tableEventsApplied[i];
+        TableStat t = tables.get(table);
+        return t == null ? 0 : t.eventsApplied;
+    }
+
+    /** Rows of {@code table}'s snapshot hand-over written to its log (when it joined the running stream). */
+    public synchronized long tableSnapshotRows(String table) {
+        TableStat t = tables.get(table);
+        return t == null ? 0 : t.snapshotRows;
     }
 
     /** Materializations of {@code table}'s serving target by this process (a multi-table stream's materialize). */
     public synchronized long tableMaterializations(String table) {
-        int i = tables.indexOf(table);
-        return i < 0 ? 0 : tableMaterializations[i];
+        TableStat t = tables.get(table);
+        return t == null ? 0 : t.materializations;
     }
 
     /** Materializations of {@code table}'s serving target that did not pass. */
     public synchronized long tableFailedMaterializations(String table) {
-        int i = tables.indexOf(table);
-        return i < 0 ? 0 : tableFailedMaterializations[i];
+        TableStat t = tables.get(table);
+        return t == null ? 0 : t.failedMaterializations;
     }
 
     /** {@code table}'s time behind the source after the last tick, -1 when unknown. */
     public synchronized long tableMillisBehindSource(String table) {
-        int i = tables.indexOf(table);
-        return i < 0 ? -1 : tableMillisBehindSource[i];
+        TableStat t = tables.get(table);
+        return t == null ? -1 : t.millisBehindSource;
     }
 
     /**
      * Per table of a multi-table stream, after the last tick: {@code schema.table read=N applied=N behind_ms=N
-     * blockers=code,...}, one table per line; empty for a single-table stream.
+     * blockers=code,...}, one table per line (plus {@code snapshot_rows=N} once a table took a snapshot hand-over);
+     * empty for a single-table stream.
      */
     @ManagedAttribute(description = "Per table of a multi-table stream: changes read and applied, ms behind source "
-        + "after the last tick (-1 unknown), the last tick's blocker codes of the table")
+        + "after the last tick (-1 unknown), the last tick's blocker codes of the table, and the rows of its snapshot "
+        + "when it joined the running stream")
     public synchronized String getTables() {
         StringBuilder out = new StringBuilder();
-        for (int i = 0; i < tables.size(); i++) {
-            out.append(i == 0 ? "" : "\n").append(tables.get(i)).append(" read=").append(tableEventsRead[i])
-                .append(" applied=").append(tableEventsApplied[i]).append(" behind_ms=")
-                .append(tableMillisBehindSource[i]).append(" blockers=").append(tableBlockerCodes[i]);
+        for (java.util.Map.Entry<String, TableStat> e : tables.entrySet()) {
+            TableStat t = e.getValue();
+            out.append(out.length() == 0 ? "" : "\n").append(e.getKey()).append(" read=").append(t.eventsRead)
+                .append(" applied=").append(t.eventsApplied).append(" behind_ms=").append(t.millisBehindSource)
+                .append(" blockers=").append(t.blockerCodes)
+                .append(t.snapshotRows > 0 ? " snapshot_rows=" + t.snapshotRows : "");
         }
         return out.toString();
     }
@@ -163,13 +191,12 @@ public class CdcStreamStats {
             retryBudgetExhaustedTicks += r.retries().budgetExhausted() ? 1 : 0;
         }
         for (CdcRuntimeRunReport.TableFigures t : r.tables()) {
-            int i = tables.indexOf(t.sourceTable());
-            if (i >= 0) {
-                tableEventsRead[i] += t.counts().read();
-                tableEventsApplied[i] += t.counts().applied();
-                tableMillisBehindSource[i] = t.millisBehindSource();
-                tableBlockerCodes[i] = String.join(",", t.blockers().stream().map(Blocker::code).distinct().toList());
-            }
+            TableStat stat = table(t.sourceTable());
+            stat.eventsRead += t.counts().read();
+            stat.eventsApplied += t.counts().applied();
+            stat.snapshotRows += t.snapshotApplied();
+            stat.millisBehindSource = t.millisBehindSource();
+            stat.blockerCodes = String.join(",", t.blockers().stream().map(Blocker::code).distinct().toList());
         }
     }
 
@@ -193,11 +220,9 @@ public class CdcStreamStats {
      * table in {@link #getLastMaterializeFailedTables()} until its next materialization passes.
      */
     public synchronized void tableMaterialized(String table, boolean passed) {
-        int i = tables.indexOf(table);
-        if (i >= 0) {
-            tableMaterializations[i]++;
-            tableFailedMaterializations[i] += passed ? 0 : 1;
-        }
+        TableStat t = table(table);
+        t.materializations++;
+        t.failedMaterializations += passed ? 0 : 1;
         if (passed) {
             materializeFailedTables.remove(table);
         } else {

@@ -47,7 +47,7 @@ final class LineageObserver implements RunObserver {
         var o = stream.options();
         return new LineageRun(tick, stream.name(), TICK,
             new LineageRun.Dataset(o.sourceConnectionId() == null ? "local_events" : o.sourceConnectionId(),
-                o.stream().sourceTableName()),
+                o.unresolved() ? String.join(",", o.selection().include()) : o.stream().sourceTableName()),
             new LineageRun.Dataset(o.sinkConnectionId() == null ? "local_sink" : o.sinkConnectionId(),
                 String.join(",", o.targetDatasets())));
     }

@@ -140,16 +140,25 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
      */
     public record Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
                               io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode,
-                              Duration tombstoneRetention, java.util.Map<String, String> tableTargets) {
+                              Duration tombstoneRetention, java.util.Map<String, String> tableTargets,
+                              String targetTemplate) {
         /**
          * @param targetDataset a single-table stream's serving target (null for a multi-table stream)
          * @param tableTargets  a multi-table stream's serving target per table ({@code schema.table} to
          *                      {@code db.table}, {@code tables[].materialize_target}, in the stream's order); empty for
          *                      a single-table stream
+         * @param targetTemplate a stream choosing its tables by patterns: each matched table's serving target,
+         *                      {@code DB.NAME} with {@code {schema}} and {@code {table}} replaced (null otherwise)
          */
         public Materialize {
             tableTargets = tableTargets == null ? java.util.Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tableTargets));
+        }
+
+        public Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
+                           io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode deleteMode, Duration tombstoneRetention,
+                           java.util.Map<String, String> tableTargets) {
+            this(targetDataset, mode, deleteMode, tombstoneRetention, tableTargets, null);
         }
 
         public Materialize(String targetDataset, io.dpone.cdc.clickhouse.CdcMaterializer.Mode mode,
@@ -159,7 +168,8 @@ public record ServeConfig(int httpPort, String httpHost, Duration httpIdleTimeou
 
         /** The serving target(s), for messages: the one target, or every table's, comma-separated. */
         public String targets() {
-            return tableTargets.isEmpty() ? targetDataset : String.join(", ", tableTargets.values());
+            return targetTemplate != null ? targetTemplate
+                : tableTargets.isEmpty() ? targetDataset : String.join(", ", tableTargets.values());
         }
     }
 

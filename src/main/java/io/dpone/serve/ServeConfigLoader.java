@@ -190,6 +190,23 @@ public final class ServeConfigLoader {
                 t.path("target_dataset").asText(null), tableKeys));
             servingTargets.add(t.path("materialize_target").asText(null));
         }, p + ".tables");
+        // a multi-table stream choosing its tables by patterns (include, exclude, target_template), not tables
+        CdcRunOptions.TableSelection selection = null;
+        if (n.has("include") || n.has("exclude") || n.has("target_template")) {
+            List<String> include = new ArrayList<>();
+            List<String> exclude = new ArrayList<>();
+            items(n.get("include"), (k, kp) -> include.add(k.asText()), p + ".include");
+            items(n.get("exclude"), (k, kp) -> exclude.add(k.asText()), p + ".exclude");
+            if (n.has("tables")) {
+                invalid(p + ".include", "tables names the stream's tables; include/exclude choose them by patterns: "
+                    + "use one or the other");
+            }
+            if (!n.has("target_template")) {
+                invalid(p + ".target_template", "required with include (each matched table's CDC log, e.g. "
+                    + "analytics." + io.dpone.cdc.runtime.TableSelections.DEFAULT_NAME + ")");
+            }
+            selection = new CdcRunOptions.TableSelection(include, exclude, n.path("target_template").asText(""));
+        }
         CdcRunOptions options = CdcRunOptions.builder(mode)
             .systems(n.path("source").asText(null), n.path("sink").asText(null))
             .backend(n.path("backend").asText(null)).pipelineName(n.path("pipeline_name").asText(null))
@@ -200,10 +217,11 @@ public final class ServeConfigLoader {
             .connections(n.path("source_connection_id").asText(null), n.path("sink_connection_id").asText(null))
             .captureInstance(n.path("capture_instance").asText(null))
             .maxEvents(n.has("max_events") ? n.get("max_events").asInt() : null)
-            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables)
+            .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables).selection(selection)
             .retry(streamRetry(n.get("retry"), p + ".retry", serveRetry)).build();
         for (Blocker b : options.validate()) {
-            invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_'), b.message());
+            invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_').replaceFirst("^(in|ex)clude_table",
+                "$1clude"), b.message());
         }
         if (options.multiTable() && n.has("verify")) {
             invalid(p + ".verify", "a multi-table stream (tables) does not verify yet; run cdc-verify per table");
@@ -226,13 +244,35 @@ public final class ServeConfigLoader {
             } catch (java.time.format.DateTimeParseException e) {
                 invalid(p + ".materialize.tombstone_retention", "an ISO-8601 duration (P7D, PT12H) or none");
             }
+            String servingTemplate = m.path("target_template").asText(null);
+            if (selection != null && servingTemplate == null) {
+                invalid(p + ".materialize.target_template", "required when a stream choosing its tables by patterns "
+                    + "materializes: each matched table's serving target, DB.NAME with {schema} and {table}");
+            } else if (selection == null && servingTemplate != null) {
+                invalid(p + ".materialize.target_template", "is for a stream choosing its tables by patterns "
+                    + "(include); name the serving targets with target_dataset or tables[].materialize_target");
+            } else if (servingTemplate != null) {
+                List<Blocker> problems = new ArrayList<>();
+                io.dpone.cdc.runtime.TableSelections.validateTemplate(servingTemplate, "materialize.target_template",
+                    problems);
+                problems.forEach(b -> invalid(p + ".materialize.target_template", b.message()));
+                if (servingTemplate.equals(selection.targetTemplate())) {
+                    invalid(p + ".materialize.target_template", "is the stream's target_template: the serving "
+                        + "targets must be other tables than the CDC logs");
+                }
+                if (m.has("target_dataset")) {
+                    invalid(p + ".materialize.target_dataset", "a stream choosing its tables by patterns names its "
+                        + "serving targets with materialize.target_template");
+                }
+            }
             materialize = new ServeConfig.Materialize(m.path("target_dataset").asText(null),
                 "rebuild".equals(m.path("mode").asText("incremental"))
                     ? io.dpone.cdc.clickhouse.CdcMaterializer.Mode.rebuild
                     : io.dpone.cdc.clickhouse.CdcMaterializer.Mode.incremental,
                 "tombstone".equals(m.path("delete_mode").asText("exclude_deleted"))
                     ? io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.tombstone
-                    : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention, tableTargets);
+                    : io.dpone.cdc.clickhouse.CdcMaterializer.DeleteMode.exclude_deleted, retention, tableTargets,
+                servingTemplate);
         }
         ServeConfig.Verify verify = null;
         JsonNode v = n.get("verify");

@@ -102,7 +102,12 @@ public final class ServeMetrics {
                 + "the repair, when it repairs); NaN until one compared");
         gauge("dpone.cdc.verify.last.duration", "stream", n, s, st -> st.getLastVerifyMs() / 1000.0, "seconds",
             "Duration of the last verification");
-        for (String table : s.tableNames()) {
+        // every table the stream has, and every table that joins it later (a capture instance an include pattern
+        // matches while the pod runs)
+        s.onTable(table -> {
+            FunctionCounter.builder("dpone.cdc.table.snapshot.rows", s, st -> st.tableSnapshotRows(table))
+                .tags("stream", n, "table", table).description("Rows of one table's snapshot hand-over written to its "
+                    + "log when it joined the running multi-table stream").register(registry);
             FunctionCounter.builder("dpone.cdc.table.events.read", s, st -> st.tableEventsRead(table))
                 .tags("stream", n, "table", table).description("Change events of one table of a multi-table "
                     + "stream read").register(registry);
@@ -120,7 +125,7 @@ public final class ServeMetrics {
                 .baseUnit("seconds").description("Time one table of a multi-table stream is behind the source after "
                     + "the last tick: 0 when it has no change beyond the tick's bound, else the stream's; NaN when "
                     + "unknown").strongReference(true).register(registry);
-        }
+        });
     }
 
     /** {@code dpone_connection_up{alias}}: 1 when the alias answers its round trip, else 0. */

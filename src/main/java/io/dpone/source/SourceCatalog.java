@@ -62,6 +62,11 @@ public final class SourceCatalog {
         this.connection = connection;
     }
 
+    /** The catalogue of an open source connection (a CDC stream resolving its table patterns). */
+    public static SourceCatalog of(Connection connection) {
+        return new SourceCatalog(connection);
+    }
+
     /** True when the connection is the H2 stand-in. */
     boolean h2() throws SQLException {
         return connection.getMetaData().getDatabaseProductName().startsWith("H2");

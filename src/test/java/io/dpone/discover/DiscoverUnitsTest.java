@@ -1,5 +1,7 @@
 package io.dpone.discover;
 
+import io.dpone.source.TablePatterns;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

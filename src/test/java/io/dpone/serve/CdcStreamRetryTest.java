@@ -120,6 +120,6 @@ class CdcStreamRetryTest {
         return new CdcRuntimeRunReport(CdcRuntimeRunReport.SCHEMA, "cdc-1", "live", passed, false, "blocked",
             Map.of(), null, null, null, null, null, new CdcRuntimeRunReport.Counts(0, 0, 0, 0, 0, 0), List.of(), null,
             passed ? List.of() : List.of(Blocker.of(io.dpone.error.BlockerCode.RETRY_BUDGET_EXHAUSTED, "x", "spent")),
-            null, Instant.now(), Instant.now(), Map.of(), List.of(), List.of(), retries);
+            null, Instant.now(), Instant.now(), Map.of(), List.of(), List.of(), retries, null);
     }
 }

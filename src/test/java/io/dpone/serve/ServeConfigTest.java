@@ -55,6 +55,25 @@ class ServeConfigTest {
     }
 
     @Test
+    void shippedPatternExampleLoadsAndItsTemplatesAreChecked() throws Exception {
+        ServeConfig c = ServeConfigLoader.load(Path.of("examples/cdc/multi-table/serve-patterns.yaml"));
+        var o = c.cdcStreams().get(0).options();
+        assertEquals(List.of("dbo.*"), o.selection().include());
+        assertEquals(List.of("*_tmp", "dbo.audit*"), o.selection().exclude());
+        assertEquals(List.of("analytics.{schema}_{table}_cdc"), o.targetDatasets());
+        assertEquals(List.of(), o.validate());
+        assertEquals("analytics.{table}", c.cdcStreams().get(0).materialize().targetTemplate());
+        String bad = java.nio.file.Files.readString(Path.of("examples/cdc/multi-table/serve-patterns.yaml"))
+            .replace("\"analytics.{schema}_{table}_cdc\"", "\"analytics.{schema}\"")
+            .replace("target_template: \"analytics.{table}\"", "target_template: \"analytics.{table}_cdc\"");
+        Path f = java.nio.file.Files.writeString(dir.resolve("bad-patterns.yaml"), bad);
+        io.dpone.error.DponeException e = org.junit.jupiter.api.Assertions.assertThrows(
+            io.dpone.error.DponeException.class, () -> ServeConfigLoader.load(f));
+        assertEquals(List.of("cdc_streams[0].target_template"), e.blockers().stream()
+            .map(io.dpone.error.Blocker::subject).toList(), String.valueOf(e.blockers()));
+    }
+
+    @Test
     void managementTimeoutsOutOfRangeAreRefusedWithTheirPath() {
         Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
         Path file = Manifests.write(dir.resolve("timeouts.yaml"), """

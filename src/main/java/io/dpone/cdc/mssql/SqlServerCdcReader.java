@@ -164,6 +164,76 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         }
     }
 
+    /** The metadata of a snapshot row of a table added to a multi-table stream. */
+    private static final RowValues.Shape SNAPSHOT_METADATA = RowValues.Shape.of(List.of("backend", "capture_instance",
+        "snapshot"));
+
+    /**
+     * A table added to a running multi-table stream: its rows as they are now, as {@code insert} changes at the
+     * hand-over position {@code P = max(stream position, min_lsn - 1)} ({@link SnapshotBoundary}'s floor), for the
+     * stream to read the table's changes after {@code P} from then on. The batch's next offset holds {@code P}.
+     *
+     * <p>Exact as a snapshot hand-over is: every change at or below {@code P} committed before this read began (the
+     * stream's position was committed earlier; a change below the capture instance's start was committed before CDC
+     * was enabled on the table, so before this read), and every change above it is read by the stream and ranks above
+     * the snapshot's rows. A row's {@code sequence} is a 63-bit hash of its key, so its event id is the same in every
+     * re-read at {@code P}: a snapshot applied again after a crash before the commit writes only the keys the log does
+     * not hold yet (a key's older value, already held, is overtaken by its changes after {@code P}).
+     *
+     * @param stream the stream's committed offset (null before its first commit)
+     */
+    public CdcBatch snapshot(CdcOffset stream) {
+        try {
+            Lsn min = ChangeTableSql.lsn(connection, ChangeTableSql.MIN_LSN, captureInstance);
+            if (min == null || min.isZero()) {
+                throw CdcBlockers.failure(CdcBlockers.SOURCE_NOT_ENABLED, "source.cdc." + captureInstance,
+                    "capture instance " + captureInstance + " does not exist (sys.fn_cdc_get_min_lsn returned 0x00); "
+                        + "enable CDC on " + this.stream.sourceTableName() + " before it joins the stream");
+            }
+            Lsn floor = min.previous();
+            Lsn committed = stream == null ? null : Lsn.of(stream.position());
+            Lsn at = committed == null || committed.compareTo(floor) < 0 ? floor : committed;
+            instance = captureInstance;
+            describe();
+            tally = new io.dpone.source.PolicyTally(batchColumns.size());
+            List<PayloadColumns.Column> payload = columns.columns();
+            String select = "SELECT " + String.join(", ", payload.stream().map(c -> c.selectItem(null)).toList())
+                + " FROM " + SqlServerDialect.quote(this.stream.sourceSchema()) + "."
+                + SqlServerDialect.quote(this.stream.sourceTable());
+            List<String> names = payload.stream().map(PayloadColumns.Column::name).toList();
+            int[] keyAt = this.stream.uniqueKeys().stream().mapToInt(names::indexOf).toArray();
+            String position = at.hex();
+            List<CdcEvent> events = new ArrayList<>();
+            try (java.sql.Statement st = connection.createStatement()) {
+                st.setFetchSize(10_000);
+                try (ResultSet rs = st.executeQuery(select)) {
+                    while (rs.next()) {
+                        Object[] data = new Object[payload.size()];
+                        for (int i = 0; i < data.length; i++) {
+                            data[i] = payload.get(i).read(rs, 1 + i, tally, i);
+                        }
+                        List<Object> key = new ArrayList<>(keyAt.length);
+                        for (int k : keyAt) {
+                            key.add(data[k]);
+                        }
+                        long sequence = Long.parseUnsignedLong(io.dpone.cdc.CdcHashes.sha256Hex(
+                            io.dpone.cdc.CdcHashes.canonicalJson(key)).substring(0, 16), 16) & Long.MAX_VALUE;
+                        events.add(new CdcEvent(CdcOperation.insert, position, sequence, this.stream.sourceSchema(),
+                            this.stream.sourceTable(), dataShape.row(data),
+                            SNAPSHOT_METADATA.row(new Object[] {BACKEND, captureInstance, Boolean.TRUE})));
+                    }
+                }
+            }
+            events.sort(CdcEvent.ORDER);
+            return new CdcBatch(null, new CdcOffset(BACKEND, position, true), events, batchColumns,
+                tally.changedByName(batchColumns));
+        } catch (SQLException e) {
+            throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source." + this.stream.sourceTableName(),
+                "cannot read the snapshot of " + this.stream.sourceTableName() + " (SQLState " + e.getSQLState()
+                    + ")");
+        }
+    }
+
     private DponeException resyncRequired(CdcOffset from, Lsn firstUnread, Lsn min) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("capture_instance", instance);

@@ -56,7 +56,8 @@ public final class CdcReports {
             new CdcRuntimeRunReport.Metrics(tick.stepMillis(), ms, ms == 0 ? 0 : Math.round(read * 1000.0 / ms),
                 Duration.between(tick.createdAt(), tick.startedAt()).toMillis(), tick.millisBehindSource()),
             tick.startedAt(), end, artifacts(tick), tick.batch() == null ? List.of() : tick.batch().columns(),
-            tables(tick, blockers), tick.retries() == null ? null : tick.retries().tally());
+            tables(tick, blockers), tick.retries() == null ? null : tick.retries().tally(),
+            tick.adapters().lanes() == null ? null : tick.adapters().lanes().selection());
     }
 
     /** Each table's figures of a multi-table stream (empty for a single-table stream). */
@@ -79,7 +80,9 @@ public final class CdcReports {
             out.add(new CdcRuntimeRunReport.TableFigures(name, lane.table().targetDataset(),
                 new CdcRuntimeRunReport.Counts(lanes.read(name), 0, 0, toApply.getOrDefault(name, 0),
                     r == null ? 0 : r.appliedRows(), r == null ? 0 : r.alreadyPresentRows()),
-                lag, blockers.stream().filter(b -> name.equals(b.details().get("table"))).toList()));
+                lag, blockers.stream().filter(b -> name.equals(b.details().get("table"))).toList(),
+                lanes.added(name) ? "added" : "streaming", lanes.snapshotRows(name),
+                lanes.snapshotReceipt(name) == null ? 0 : lanes.snapshotReceipt(name).appliedRows()));
         }
         return out;
     }
@@ -171,14 +174,30 @@ public final class CdcReports {
         }
         md.append("- mode: ").append(r.mode()).append(", schema `").append(r.schema()).append("`\n\n");
         if (!r.tables().isEmpty()) {
-            md.append("## Tables\n\n| table | log | read | to apply | applied | already in sink | ms behind source "
-                + "| blockers |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            md.append("## Tables\n\n| table | log | state | snapshot rows | read | to apply | applied | already in sink "
+                + "| ms behind source | blockers |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             r.tables().forEach(t -> md.append("| `").append(t.sourceTable()).append("` | `").append(t.targetDataset())
-                .append("` | ").append(t.counts().read()).append(" | ").append(t.counts().toApply()).append(" | ")
+                .append("` | ").append(t.state()).append(" | ").append(t.snapshotRows()).append(" | ")
+                .append(t.counts().read()).append(" | ").append(t.counts().toApply()).append(" | ")
                 .append(t.counts().applied()).append(" | ").append(t.counts().alreadyInSink()).append(" | ")
                 .append(t.millisBehindSource()).append(" | ").append(t.blockers().isEmpty() ? "-"
                     : String.join(", ", t.blockers().stream().map(b -> "`" + b.code() + "`").toList()))
                 .append(" |\n"));
+            md.append('\n');
+        }
+        if (r.tableSelection() != null) {
+            Map<String, Object> sel = r.tableSelection();
+            md.append("## Table selection\n\ninclude ").append(sel.get("include")).append(", exclude ")
+                .append(sel.get("exclude")).append(", target template `").append(sel.get("target_template"))
+                .append("`\n\n");
+            for (String part : List.of("matched", "excluded", "blocked")) {
+                List<?> items = (List<?>) sel.get(part);
+                md.append("- ").append(part).append(": ").append(items.isEmpty() ? "none" : items.stream()
+                    .map(o -> (Map<?, ?>) o).map(m -> "`" + m.get("table") + "`" + (m.get("pattern") != null
+                        ? " (" + m.get("pattern") + ")" : m.get("reason") != null ? " (" + m.get("reason") + ")"
+                        : m.get("target_dataset") != null ? " -> `" + m.get("target_dataset") + "`" : ""))
+                    .collect(java.util.stream.Collectors.joining(", "))).append('\n');
+            }
             md.append('\n');
         }
         md.append("## Offsets\n\n| | position | backend | snapshot complete |\n| --- | --- | --- | --- |\n");

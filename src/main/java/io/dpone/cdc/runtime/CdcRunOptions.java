@@ -25,7 +25,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
                             String sinkConnectionId, String credentialsSource, String captureInstance,
                             Integer maxEvents, ValuePolicies valuePolicies, List<Table> tables,
-                            io.dpone.retry.RetrySettings retry) {
+                            io.dpone.retry.RetrySettings retry, TableSelection selection) {
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
@@ -45,13 +45,35 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     public static final int MAX_TABLES = 256;
 
     /**
-     * One table of a multi-table stream ({@code --table SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]}, a serve stream's
-     * {@code tables[]}): its source table, its own CDC log and its unique keys. Its capture instance is SQL Server's
-     * default {@code <schema>_<table>}.
+     * The tables of a multi-table stream chosen by patterns ({@code --include-table}, {@code --exclude-table},
+     * {@code --target-template}; a serve stream's {@code include}, {@code exclude}, {@code target_template}), resolved
+     * against the source's capture instances on every tick ({@link TableSelections}): a matched table's unique keys
+     * are its primary key, its CDC log is {@code targetTemplate} with {@code {schema}} and {@code {table}} replaced.
      */
-    public record Table(String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys) {
+    public record TableSelection(List<String> include, List<String> exclude, String targetTemplate) {
+        /** A template without a dot names the database only: {@code DB} is {@code DB.{schema}_{table}_cdc}. */
+        public TableSelection {
+            include = include == null ? List.of() : List.copyOf(include);
+            exclude = exclude == null ? List.of() : List.copyOf(exclude);
+            if (targetTemplate != null && !targetTemplate.isEmpty() && !targetTemplate.contains(".")) {
+                targetTemplate = targetTemplate + "." + TableSelections.DEFAULT_NAME;
+            }
+        }
+    }
+
+    /**
+     * One table of a multi-table stream ({@code --table SCHEMA.TABLE=DB.TABLE:KEY[,KEY...]}, a serve stream's
+     * {@code tables[]}, or a table an include pattern matched): its source table, its own CDC log, its unique keys
+     * and its capture instance (null: SQL Server's default {@code <schema>_<table>}).
+     */
+    public record Table(String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
+                        String captureInstance) {
         public Table {
             uniqueKeys = uniqueKeys == null ? List.of() : List.copyOf(uniqueKeys);
+        }
+
+        public Table(String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys) {
+            this(sourceSchema, sourceTable, targetDataset, uniqueKeys, null);
         }
 
         /**
@@ -74,20 +96,32 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         }
     }
 
-    /** True when the stream names several tables ({@code --table}). */
+    /** True when the stream names several tables ({@code --table}) or selects them by patterns. */
     public boolean multiTable() {
-        return !tables.isEmpty();
+        return !tables.isEmpty() || selection != null;
+    }
+
+    /** True when the tables are chosen by patterns and not resolved yet (no table named). */
+    public boolean unresolved() {
+        return selection != null && tables.isEmpty();
     }
 
     /** The CDC logs the stream writes: {@code --target-dataset}, or each table's. */
     public List<String> targetDatasets() {
+        if (unresolved()) {
+            return List.of(selection.targetTemplate()); // the logs the patterns will name
+        }
         return multiTable() ? tables.stream().map(Table::targetDataset).toList()
             : java.util.Collections.singletonList(targetDataset);
     }
 
-    /** The database of the offset table: the target dataset's (the first table's, for a multi-table stream). */
+    /**
+     * The database of the offset table: the target dataset's (the first table's, for a multi-table stream; the
+     * target template's, for a stream whose tables are chosen by patterns).
+     */
     public String targetDatabase() {
-        String dataset = multiTable() ? tables.get(0).targetDataset() : targetDataset;
+        String dataset = selection != null ? selection.targetTemplate()
+            : multiTable() ? tables.get(0).targetDataset() : targetDataset;
         return dataset.substring(0, dataset.indexOf('.'));
     }
 
@@ -103,7 +137,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             .eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
             .sourceConnectionId(sourceConnectionId).sinkConnectionId(sinkConnectionId)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(valuePolicies).tables(tables).retry(retry);
+            .valuePolicies(valuePolicies).tables(tables).retry(retry).selection(selection);
     }
 
     /**
@@ -131,6 +165,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         private ValuePolicies valuePolicies = ValuePolicies.NONE;
         private List<Table> tables = List.of();
         private io.dpone.retry.RetrySettings retry;
+        private TableSelection selection;
 
         private Builder() {
         }
@@ -249,10 +284,17 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             return this;
         }
 
+        /** {@code --include-table}, {@code --exclude-table}, {@code --target-template}; null when not given. */
+        public Builder selection(TableSelection v) {
+            selection = v;
+            return this;
+        }
+
         public CdcRunOptions build() {
             return new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable,
                 targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
-                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables, retry);
+                sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables, retry,
+                selection);
         }
     }
 
@@ -262,6 +304,9 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
     }
 
     public StreamIdentity stream() {
+        if (unresolved()) {
+            throw new IllegalStateException("the stream's table patterns are resolved against the source first");
+        }
         if (multiTable()) {
             return StreamIdentity.multi(pipelineName, backend,
                 tables.stream().map(t -> t.identity(pipelineName, backend)).toList());
@@ -358,7 +403,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
                 + "own keys (SCHEMA.TABLE=DB.TABLE:KEY[,KEY...])"));
         }
         if (mode != CdcMode.live || !"mssql_cdc".equals(backend)) {
-            out.add(invalid("--table", "a multi-table stream reads SQL Server CDC live (--mode live --backend "
+            out.add(invalid(selection != null && tables.isEmpty() ? "--include-table" : "--table", "a multi-table stream reads SQL Server CDC live (--mode live --backend "
                 + "mssql_cdc); other modes and backends read one table per stream"));
         }
         if (!valuePolicies.columns().isEmpty()) {
@@ -367,6 +412,9 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         }
         if (tables.size() > MAX_TABLES) {
             out.add(invalid("--table", "a stream names at most " + MAX_TABLES + " tables"));
+        }
+        if (selection != null) {
+            TableSelections.validate(selection, out);
         }
         Set<String> sources = new HashSet<>();
         Set<String> targets = new HashSet<>();
@@ -378,6 +426,9 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             identifier(out, at + ".source_table", t.sourceTable());
             dataset(out, at + ".target_dataset", t.targetDataset());
             keys(out, at + ".unique_keys", t.uniqueKeys());
+            if (t.captureInstance() != null) {
+                identifier(out, at + ".capture_instance", t.captureInstance());
+            }
             if (t.sourceSchema() != null && t.sourceTable() != null
                 && !sources.add(t.sourceSchema() + "." + t.sourceTable())) {
                 out.add(invalid(at, "source table " + t.sourceSchema() + "." + t.sourceTable() + " is named twice"));

@@ -35,7 +35,10 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
                                   List<TableFigures> tables,
                                   @com.fasterxml.jackson.annotation.JsonInclude(
                                       com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                                  io.dpone.retry.RetryTally retries) {
+                                  io.dpone.retry.RetryTally retries,
+                                  @com.fasterxml.jackson.annotation.JsonInclude(
+                                      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                                  Map<String, Object> tableSelection) {
     public static final String SCHEMA = "dpone.cdc_runtime_run.v1";
 
     /**
@@ -57,11 +60,20 @@ public record CdcRuntimeRunReport(String schema, String runId, String mode, bool
      * @param millisBehindSource 0 when the table has no change left beyond the tick's bound, else the stream's lag;
      *                           -1 when unknown (a blocked tick)
      * @param blockers           the tick's blockers raised by this table's reader or log
+     * @param state              {@code streaming}, or {@code added}: the table joined the stream in this tick with
+     *                           its own snapshot hand-over
+     * @param snapshotRows       rows of that snapshot (0 unless added), written to its log before its changes
+     * @param snapshotApplied    of those, rows its log did not hold yet (a retried snapshot writes only the rest)
      */
     public record TableFigures(String sourceTable, String targetDataset, Counts counts, long millisBehindSource,
-                               List<Blocker> blockers) {
+                               List<Blocker> blockers, String state, int snapshotRows, int snapshotApplied) {
         public TableFigures {
             blockers = List.copyOf(blockers);
+        }
+
+        public TableFigures(String sourceTable, String targetDataset, Counts counts, long millisBehindSource,
+                            List<Blocker> blockers) {
+            this(sourceTable, targetDataset, counts, millisBehindSource, blockers, "streaming", 0, 0);
         }
     }
 

@@ -35,13 +35,24 @@ public final class ClickHouseCdcAdapters {
      */
     public static CdcTick.Adapters adapters(java.util.List<CdcSourceReader> readers, ClickHouseEndpoint ch,
                                             StreamIdentity stream, Path spoolDir) {
+        return adapters(readers, java.util.Collections.nCopies(readers.size(), null), ch, stream, spoolDir);
+    }
+
+    /**
+     * As above, with each table's snapshot ({@code snapshots}, in the same order; an entry may be null): how a table
+     * added to the running stream takes its snapshot hand-over ({@link TableLanes.Lane#snapshot()}).
+     */
+    public static CdcTick.Adapters adapters(java.util.List<CdcSourceReader> readers,
+                                            java.util.List<java.util.function.Function<io.dpone.cdc.CdcOffset,
+                                                io.dpone.cdc.CdcBatch>> snapshots,
+                                            ClickHouseEndpoint ch, StreamIdentity stream, Path spoolDir) {
         EventIdentityIdempotency identity = new EventIdentityIdempotency();
         java.util.List<TableLanes.Lane> lanes = new java.util.ArrayList<>();
         for (int i = 0; i < readers.size(); i++) {
             StreamIdentity table = stream.tables().get(i);
             // a spool file is named by its log and batch id: the lanes share the directory
             lanes.add(new TableLanes.Lane(table, readers.get(i), ClickHouseCdcSinkApplier.forStream(ch, table,
-                identity, spoolDir)));
+                identity, spoolDir), snapshots.get(i)));
         }
         TableLanes tables = new TableLanes(stream, lanes);
         String dataset = stream.tables().get(0).targetDataset();

@@ -74,9 +74,9 @@ public final class LiveCdcRuntime {
                  budget.call(io.dpone.retry.OperationKind.SOURCE_READ, open), open);
              ClickHouseEndpoint ch = new io.dpone.clickhouse.RetryingClickHouseEndpoint(ClickHouseEndpoints.open(sink),
                  budget)) {
-            CdcTick tick = tick(options, CdcRuntime.newRunId(), (stream, instance) -> new ReconnectingCdcReader(
-                session, c -> LiveReaders.reader(options.backend(), c, stream, instance, options.valuePolicies()),
-                budget), ch, spool);
+            CdcTick tick = tick(options, CdcRuntime.newRunId(), session::connection, (stream, instance) ->
+                new ReconnectingCdcReader(session, c -> LiveReaders.reader(options.backend(), c, stream, instance,
+                    options.valuePolicies()), budget), ch, spool);
             return runner.apply(tick.retries(budget));
         } finally {
             if (options.outputDir() == null) {
@@ -88,15 +88,17 @@ public final class LiveCdcRuntime {
     /** The live tick on connections already open (tests and benchmarks). */
     public static CdcTick tick(CdcRunOptions options, String runId, Connection source, ClickHouseEndpoint ch,
                                Path spoolDir) {
-        return tick(options, runId, (stream, instance) -> LiveReaders.reader(options.backend(), source, stream,
-            instance, options.valuePolicies()), ch, spoolDir);
+        return tick(options, runId, () -> source, (stream, instance) -> LiveReaders.reader(options.backend(), source,
+            stream, instance, options.valuePolicies()), ch, spoolDir);
     }
 
     /**
      * The live tick with the readers {@code readers} builds: for a table's stream identity and its capture instance
-     * (null: the default), the table's reader.
+     * (null: the default), the table's reader; {@code catalogue} is the source connection the table patterns are
+     * resolved on.
      */
     private static CdcTick tick(CdcRunOptions options, String runId,
+                                java.util.function.Supplier<Connection> catalogue,
                                 java.util.function.BiFunction<io.dpone.cdc.StreamIdentity, String,
                                     io.dpone.cdc.CdcSourceReader> readers, ClickHouseEndpoint ch, Path spoolDir) {
         List<Blocker> problems = options.validate();
@@ -104,11 +106,31 @@ public final class LiveCdcRuntime {
             throw new DponeException(problems);
         }
         CdcTick.Adapters adapters;
+        java.util.Map<String, Object> selection = null;
+        if (options.selection() != null) {
+            // the patterns are resolved against the capture instances on every tick: a table enabled since joins
+            TableSelections.Resolution resolved = TableSelections.resolve(options, catalogue.get());
+            options = resolved.options();
+            selection = resolved.report();
+        }
         if (options.multiTable()) {
-            // one reader per table, each on its default capture instance, all on the one source connection
-            java.util.List<io.dpone.cdc.CdcSourceReader> tableReaders = options.stream().tables().stream()
-                .map(t -> readers.apply(t, null)).toList();
-            adapters = ClickHouseCdcAdapters.adapters(tableReaders, ch, options.stream(), spoolDir);
+            // one reader per table, each on its capture instance, all on the one source connection; a table added to
+            // the running stream takes its snapshot through its reader
+            CdcRunOptions o = options;
+            java.util.List<io.dpone.cdc.CdcSourceReader> tableReaders = new ArrayList<>();
+            java.util.List<java.util.function.Function<io.dpone.cdc.CdcOffset, io.dpone.cdc.CdcBatch>> snapshots =
+                new ArrayList<>();
+            for (int i = 0; i < o.tables().size(); i++) {
+                io.dpone.cdc.CdcSourceReader r = readers.apply(o.stream().tables().get(i),
+                    o.tables().get(i).captureInstance());
+                tableReaders.add(r);
+                snapshots.add(r instanceof io.dpone.cdc.mssql.SqlServerCdcReader cdc ? cdc::snapshot
+                    : r instanceof ReconnectingCdcReader again ? again.snapshots() : null);
+            }
+            adapters = ClickHouseCdcAdapters.adapters(tableReaders, snapshots, ch, o.stream(), spoolDir);
+            if (selection != null) {
+                adapters.lanes().withSelection(selection);
+            }
         } else {
             adapters = ClickHouseCdcAdapters.adapters(readers.apply(options.stream(), options.captureInstance()), ch,
                 options.stream(), spoolDir);

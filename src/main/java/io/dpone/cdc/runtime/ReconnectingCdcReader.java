@@ -49,6 +49,28 @@ final class ReconnectingCdcReader implements CdcSourceReader {
         });
     }
 
+    /**
+     * The snapshot of a table added to a running stream (issue 31), read like a batch: again on a fresh connection
+     * after a transient fault, under the budget as {@code source_read} (a snapshot read writes nothing either); null
+     * when the backend's reader takes no snapshot (Change Tracking).
+     */
+    Function<CdcOffset, CdcBatch> snapshots() {
+        if (!(current(session.connection()) instanceof io.dpone.cdc.mssql.SqlServerCdcReader)) {
+            return null;
+        }
+        return at -> budget.call(OperationKind.SOURCE_READ, () -> {
+            Connection c = session.connection();
+            try {
+                return ((io.dpone.cdc.mssql.SqlServerCdcReader) current(c)).snapshot(at);
+            } catch (RuntimeException e) {
+                if (TransientFaults.isTransient(e)) {
+                    session.broken(c);
+                }
+                throw e;
+            }
+        });
+    }
+
     /** Never a failure (the interface's contract): empty when the connection is gone. */
     @Override
     public OptionalLong millisBehindSource(CdcOffset committed, String highWatermark) {

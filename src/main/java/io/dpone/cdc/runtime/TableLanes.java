@@ -43,8 +43,18 @@ import java.util.TreeMap;
  * Instances hold one tick's state: build one per tick.
  */
 public final class TableLanes {
-    /** One table: its single-table identity (the stream's pipeline and backend), reader and log applier. */
-    public record Lane(StreamIdentity table, CdcSourceReader reader, CdcSinkApplier applier) {
+    /**
+     * One table: its single-table identity (the stream's pipeline and backend), reader and log applier, and how it
+     * takes its snapshot when it is added to a running stream ({@code snapshot}: given the stream's committed offset,
+     * the table's rows as insert changes at its hand-over position, which the batch's next offset holds; null when
+     * the lane cannot take one: it then starts at the stream's position without a snapshot).
+     */
+    public record Lane(StreamIdentity table, CdcSourceReader reader, CdcSinkApplier applier,
+                       java.util.function.Function<CdcOffset, CdcBatch> snapshot) {
+        public Lane(StreamIdentity table, CdcSourceReader reader, CdcSinkApplier applier) {
+            this(table, reader, applier, null);
+        }
+
         String name() {
             return table.sourceTableName();
         }
@@ -56,6 +66,11 @@ public final class TableLanes {
     private final Map<String, Integer> read = new HashMap<>();
     private final Map<String, Boolean> pending = new HashMap<>();
     private final Map<String, SinkReceipt> receipts = new HashMap<>();
+    /** The snapshots of the tables added in this tick, applied before their changes. */
+    private final Map<String, CdcBatch> snapshots = new LinkedHashMap<>();
+    private final Map<String, SinkReceipt> snapshotReceipts = new HashMap<>();
+    /** How the stream's patterns resolved in this tick (the report's {@code table_selection}), or null. */
+    private Map<String, Object> selection;
 
     public TableLanes(StreamIdentity stream, List<Lane> lanes) {
         if (!stream.isMulti() || lanes.size() != stream.tables().size()) {
@@ -77,6 +92,33 @@ public final class TableLanes {
     /** True when {@code table} had changes beyond the batch's bound: it is behind after this tick. */
     boolean pending(String table) {
         return pending.getOrDefault(table, false);
+    }
+
+    /** True when {@code table} joined the stream in this tick with its own snapshot. */
+    boolean added(String table) {
+        return snapshots.containsKey(table);
+    }
+
+    /** The rows of {@code table}'s snapshot in this tick (0 unless it was added). */
+    int snapshotRows(String table) {
+        CdcBatch b = snapshots.get(table);
+        return b == null ? 0 : b.changes().size();
+    }
+
+    /** The receipt of {@code table}'s snapshot in its log, or null when it took none in this tick. */
+    SinkReceipt snapshotReceipt(String table) {
+        return snapshotReceipts.get(table);
+    }
+
+    /** Records how the stream's table patterns resolved in this tick, for the report. */
+    public TableLanes withSelection(Map<String, Object> report) {
+        selection = report;
+        return this;
+    }
+
+    /** The report's {@code table_selection}: how the patterns resolved (null for an explicit table list). */
+    public Map<String, Object> selection() {
+        return selection;
     }
 
     /** The receipt of {@code table}'s log in this tick, or null when nothing was applied to it. */
@@ -106,15 +148,42 @@ public final class TableLanes {
     }
 
     private CdcBatch read(CdcOffset fromOffset, int maxEvents) {
-        // a multi-table offset never has a resume point; a lane's resume point would be its own
+        // a multi-table offset never has a resume point: its resume holds each table's state (LaneStates)
         CdcOffset from = fromOffset == null ? null
             : new CdcOffset(fromOffset.backend(), fromOffset.token(), fromOffset.snapshotComplete());
+        Map<String, LaneStates.Entry> recorded = fromOffset == null ? null : LaneStates.parse(fromOffset.resume());
+        // where each lane reads from: the stream's position, or its own when it is ahead (a table added earlier whose
+        // snapshot position the stream has not reached), or the snapshot position of a table added in this tick
+        Map<String, String> laneFrom = new LinkedHashMap<>();
+        for (Lane lane : lanes) {
+            LaneStates.Entry e = recorded == null ? null : recorded.get(lane.name());
+            if (e != null && !e.lane().equals(lane.table().streamId())) {
+                throw tagged(lane, List.of(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, "offset.resume",
+                    "the stream's checkpoint recorded " + lane.name() + " with another CDC log or other unique keys; "
+                        + "nothing was read. Restore its --table entry, or remove it from the stream for one tick "
+                        + "(its state is dropped) and add it again: it then starts with a new snapshot",
+                    Map.of("recorded_lane", e.lane(), "lane", lane.table().streamId()))));
+            }
+            if (from == null) {
+                laneFrom.put(lane.name(), null); // the stream's first tick: every table from its capture's start
+            } else if (recorded != null && e == null && lane.snapshot() != null) {
+                CdcBatch snap = inLane(lane, () -> lane.snapshot().apply(from));
+                snapshots.put(lane.name(), snap);
+                laneFrom.put(lane.name(), snap.nextOffset().token());
+            } else if (e != null && e.from() != null && CdcPosition.compare(e.from(), from.token()) > 0) {
+                laneFrom.put(lane.name(), e.from());
+            } else {
+                laneFrom.put(lane.name(), from.token());
+            }
+        }
         List<CdcBatch> subs = new ArrayList<>(lanes.size());
         String highWatermark = null;
         BigInteger completeThrough = null; // null: every lane read everything there is
         CdcOffset completeOffset = null;
         for (Lane lane : lanes) {
-            CdcBatch sub = inLane(lane, () -> lane.reader().readBatch(from, maxEvents));
+            String at = laneFrom.get(lane.name());
+            CdcOffset laneOffset = at == null ? null : new CdcOffset(from.backend(), at, from.snapshotComplete());
+            CdcBatch sub = inLane(lane, () -> lane.reader().readBatch(laneOffset, maxEvents));
             subs.add(sub);
             columns.put(lane.name(), sub.columns());
             if (sub.highWatermark() != null) {
@@ -140,9 +209,16 @@ public final class TableLanes {
         if (perPosition.isEmpty()) {
             // nothing to read: the lanes agree on how far the stream moves (the source's maximum), if at all
             lanes.forEach(l -> read.put(l.name(), 0));
-            return new CdcBatch(highWatermark, completeOffset == null ? null
-                : new CdcOffset(completeOffset.backend(), completeOffset.token(), completeOffset.snapshotComplete()),
-                List.of());
+            String token = completeOffset != null ? completeOffset.token() : from == null ? null : from.token();
+            if (token == null) {
+                return new CdcBatch(highWatermark, null, List.of());
+            }
+            boolean snap = completeOffset != null ? completeOffset.snapshotComplete() : from.snapshotComplete();
+            // the stream never moves back: a lane reading ahead of it (its own position) does not pull it forward
+            if (from != null && CdcPosition.compare(token, from.token()) < 0) {
+                token = from.token();
+            }
+            return new CdcBatch(highWatermark, next(token, snap, laneFrom), List.of());
         }
         // the highest position at or below the complete point whose changes, summed over every table, fit the cap
         BigInteger bound = null;
@@ -195,8 +271,24 @@ public final class TableLanes {
         }
         events.sort(CdcEvent.ORDER);
         boolean snapshot = from != null && from.snapshotComplete();
-        return new CdcBatch(highWatermark, new CdcOffset(stream.backend(), nextToken, snapshot), events,
-            List.of(), null);
+        if (from != null && CdcPosition.compare(nextToken, from.token()) < 0) {
+            nextToken = from.token();
+        }
+        return new CdcBatch(highWatermark, next(nextToken, snapshot, laneFrom), events, List.of(), null);
+    }
+
+    /**
+     * The stream's next offset at {@code token}, with each table's state: its lane id, and its own position while
+     * that lies above {@code token}.
+     */
+    private CdcOffset next(String token, boolean snapshotComplete, Map<String, String> laneFrom) {
+        Map<String, LaneStates.Entry> states = new LinkedHashMap<>();
+        for (Lane lane : lanes) {
+            String own = laneFrom.get(lane.name());
+            states.put(lane.name(), new LaneStates.Entry(lane.table().streamId(),
+                own != null && CdcPosition.compare(own, token) > 0 ? own : null));
+        }
+        return new CdcOffset(stream.backend(), token, snapshotComplete, LaneStates.json(states));
     }
 
     /**
@@ -265,6 +357,22 @@ public final class TableLanes {
         boolean known = true;
         boolean any = false;
         for (Lane lane : lanes) {
+            CdcBatch snap = snapshots.get(lane.name());
+            if (snap != null) {
+                // the added table's snapshot lands before its changes; its own batch id (per run: a retried
+                // snapshot's rows differ, and the log's insert token must not drop them), its rows deduplicated by
+                // event id against what an earlier attempt wrote
+                String snapshotBatch = io.dpone.cdc.CdcHashes.sha256Hex(io.dpone.cdc.CdcHashes.canonicalJson(List.of(
+                    lane.table().streamId(), snap.nextOffset().token(), batch.runId(), "snapshot"))).substring(0, 32);
+                SinkReceipt sr = inLane(lane, () -> lane.applier().apply(lane.table(), new CdcApplyBatch(snapshotBatch,
+                    batch.runId(), snap.changes(), snap.columns())));
+                snapshotReceipts.put(lane.name(), sr);
+                if (!sr.passed() || !sr.durable()) {
+                    return new SinkReceipt(SinkReceipt.SCHEMA, batch.batchId(), batch.runId(), sr.passed(), false,
+                        sr.target(), 0, 0, 0, false, lane.name() + " snapshot: " + sr.message(),
+                        Map.of("tables", perTable));
+                }
+            }
             List<CdcEvent> events = byTable.get(lane.name());
             if (events.isEmpty()) {
                 continue;

@@ -24,6 +24,8 @@ public final class H2MultiTableCdcFixture implements AutoCloseable {
     public final Connection connection;
     private long lsnCounter = 0x100;
     private long seqCounter = 0x10;
+    /** The tables with a capture instance: only their changes get change rows. */
+    private final java.util.Set<String> enabled = new java.util.HashSet<>();
 
     public H2MultiTableCdcFixture(String url, String... tables) throws SQLException {
         this.url = url;
@@ -45,8 +47,42 @@ public final class H2MultiTableCdcFixture implements AutoCloseable {
                     + COLUMNS + ", [__$command_id] INT NOT NULL)");
                 st.execute("INSERT INTO cdc.change_tables VALUES ('dbo_" + t + "', X'"
                     + H2CdcFixture.hex(H2CdcFixture.lsn(lsnCounter)) + "')");
+                enabled.add(t);
             }
         }
+    }
+
+    /**
+     * A table created later, without CDC ({@link #enableCdc} turns it on), with or without a primary key, holding
+     * {@code rows} written directly (rows that exist before CDC is enabled have no change rows, as on SQL Server).
+     */
+    public void createTable(String table, boolean primaryKey, Object[]... rows) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE dbo." + table + " (" + COLUMNS + (primaryKey ? ", PRIMARY KEY (id))" : ")"));
+        }
+        for (Object[] row : rows) {
+            try (PreparedStatement ins = connection.prepareStatement("INSERT INTO dbo." + table + " VALUES (?, ?, ?)")) {
+                for (int i = 0; i < 3; i++) {
+                    ins.setObject(1 + i, row[i]);
+                }
+                ins.executeUpdate();
+            }
+        }
+    }
+
+    /**
+     * {@code sys.sp_cdc_enable_table} on {@code table}: its change table and capture instance {@code dbo_<table>},
+     * whose start LSN is the next transaction's (changes from then on are captured).
+     */
+    public void enableCdc(String table) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE cdc.[dbo_" + table + "_CT] ([__$start_lsn] BINARY(10) NOT NULL, "
+                + "[__$seqval] BINARY(10) NOT NULL, [__$operation] INT NOT NULL, [__$update_mask] VARBINARY(128), "
+                + COLUMNS + ", [__$command_id] INT NOT NULL)");
+            st.execute("INSERT INTO cdc.change_tables VALUES ('dbo_" + table + "', X'"
+                + H2CdcFixture.hex(H2CdcFixture.lsn(lsnCounter + 1)) + "')");
+        }
+        enabled.add(table);
     }
 
     /** A row of any of the tables. */
@@ -128,6 +164,9 @@ public final class H2MultiTableCdcFixture implements AutoCloseable {
 
         private void add(String table, byte[] lsn, byte[] seqval, int op, Object[] row, int command)
             throws SQLException {
+            if (!enabled.contains(table)) {
+                return; // no capture instance: SQL Server records nothing
+            }
             try (PreparedStatement ct = connection.prepareStatement("INSERT INTO cdc.[dbo_" + table + "_CT] "
                 + "([__$start_lsn], [__$seqval], [__$operation], [__$update_mask], id, label, amount, [__$command_id])"
                 + " VALUES (?, ?, ?, X'07', ?, ?, ?, ?)")) {
