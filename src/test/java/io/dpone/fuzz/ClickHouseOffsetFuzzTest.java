@@ -21,7 +21,6 @@ import io.dpone.error.DponeException;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -101,11 +100,7 @@ class ClickHouseOffsetFuzzTest {
         String log = ClickHouseSql.table(db, "orders_cdc");
         try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url()); ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             fx.txn().insert(row(1, "new", "1.00", null, null)).insert(row(2, "new", "2.00", null, null)).commit();
-            System.setProperty(ConnectionContext.PROPERTY, Files.writeString(dir.resolve("context.yaml"), """
-                connections:
-                  mssql-prod: {type: mssql, url: "%s", user: sa}
-                  clickhouse-prod: {type: clickhouse, embedded: true, options: {path: "%s"}}
-                """.formatted(fx.url, TestEngines.clickHousePath())).toString());
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             CliRun first = tick(db);
             assertEquals(0, first.exitCode(), first.stderr());
             // the next ticks have changes to read after the committed position

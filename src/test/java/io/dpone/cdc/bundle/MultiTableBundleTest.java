@@ -59,21 +59,6 @@ class MultiTableBundleTest {
         System.clearProperty(ConnectionContext.PROPERTY);
     }
 
-    private void context(String h2Url) throws Exception {
-        Path context = Files.writeString(dir.resolve("context.yaml"), """
-            connections:
-              mssql-prod:
-                type: mssql
-                url: "%s"
-                user: sa
-              clickhouse-prod:
-                type: clickhouse
-                embedded: true
-                options: {path: "%s"}
-            """.formatted(h2Url, TestEngines.clickHousePath()));
-        System.setProperty(ConnectionContext.PROPERTY, context.toString());
-    }
-
     private static List<String> stream(String... more) {
         List<String> args = new ArrayList<>(List.of("--source", "mssql", "--sink", "clickhouse",
             "--backend", "mssql_cdc", "--pipeline-name", "shop-cdc",
@@ -140,7 +125,7 @@ class MultiTableBundleTest {
         String db = TestEngines.newDatabase("bundle_multi");
         try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(), "customers", "orders")) {
             fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(7, "o", "2.00")).commit();
-            context(fx.url);
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             Path out = dir.resolve("bundle");
             CliRun run = bundle(out, tables(db));
             assertEquals(0, run.exitCode(), run.stderr());
@@ -272,7 +257,7 @@ class MultiTableBundleTest {
             st.execute("CREATE ALIAS DB_ID AS 'int dbId() { return 5; }'");
             st.execute("CREATE TABLE dbo.cdc_jobs (database_id INT, job_type NVARCHAR(20), retention BIGINT)");
             st.execute("INSERT INTO dbo.cdc_jobs VALUES (5, 'capture', 0), (5, 'cleanup', 60), (7, 'cleanup', 1)");
-            context(fx.url);
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             CliRun often = bundle(dir.resolve("often"), concat(tables(db), "--tick-interval", "10m"));
             assertEquals(0, often.exitCode(), often.stderr());
             JsonNode ok = file(dir.resolve("often")).path("checks").get(2);
@@ -305,7 +290,7 @@ class MultiTableBundleTest {
     void badTablesAreRefusedAndEachTablesBlockersNameIt() throws Exception {
         String db = TestEngines.newDatabase("bundle_multi_red");
         try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(), "customers", "orders")) {
-            context(fx.url);
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             // not SCHEMA.TABLE=DB.TABLE:KEY: a usage error, as cdc-runtime-run's
             Path out = dir.resolve("usage");
             CliRun malformed = bundle(out, "--table", "dbo.customers");

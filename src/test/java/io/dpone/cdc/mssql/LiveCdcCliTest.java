@@ -12,7 +12,6 @@ import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,21 +26,6 @@ class LiveCdcCliTest {
     @AfterEach
     void clear() {
         System.clearProperty(ConnectionContext.PROPERTY);
-    }
-
-    private void context(String h2Url) throws Exception {
-        Path context = Files.writeString(dir.resolve("context.yaml"), """
-            connections:
-              mssql-prod:
-                type: mssql
-                url: "%s"
-                user: sa
-              clickhouse-prod:
-                type: clickhouse
-                embedded: true
-                options: {path: "%s"}
-            """.formatted(h2Url, TestEngines.clickHousePath()));
-        System.setProperty(ConnectionContext.PROPERTY, context.toString());
     }
 
     private static CliRun live(String backend, String dataset) {
@@ -92,7 +76,7 @@ class LiveCdcCliTest {
         try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
             fx.txn().insert(row(1, "new", "1.00", null, null)).insert(row(2, "new", "2.00", null, null)).commit();
             fx.txn().update(row(1, "new", "1.00", null, null), row(1, "paid", "1.00", null, null)).commit();
-            context(fx.url);
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             assertTicks("mssql_cdc", TestEngines.newDatabase("cli_cdc"));
         }
     }
@@ -102,7 +86,7 @@ class LiveCdcCliTest {
         try (H2ChangeTrackingFixture fx = new H2ChangeTrackingFixture(TestEngines.newH2Url())) {
             fx.insert(row(1, "new", "1.00", null, null));
             fx.insert(row(2, "new", "2.00", null, null));
-            context(fx.url);
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             assertTicks("mssql_change_tracking", TestEngines.newDatabase("cli_ct"));
         }
     }

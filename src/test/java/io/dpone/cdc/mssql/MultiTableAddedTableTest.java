@@ -33,7 +33,6 @@ import io.dpone.quality.GateResult;
 import io.dpone.source.JdbcSourceReader;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -204,18 +203,7 @@ class MultiTableAddedTableTest {
                 "order_tmp")) {
             fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(7, "o", "2.00"))
                 .insert("order_tmp", row(7, "o", "2.00")).commit();
-            Path context = Files.writeString(dir.resolve("context.yaml"), """
-                connections:
-                  mssql-prod:
-                    type: mssql
-                    url: "%s"
-                    user: sa
-                  clickhouse-prod:
-                    type: clickhouse
-                    embedded: true
-                    options: {path: "%s"}
-                """.formatted(fx.url, TestEngines.clickHousePath()));
-            System.setProperty(ConnectionContext.PROPERTY, context.toString());
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             CliRun run = MultiTableCdcTickTest.cli("--include-table", "dbo.*", "--exclude-table", "*_tmp",
                 "--target-template", db);
             assertEquals(0, run.exitCode(), run.stderr());

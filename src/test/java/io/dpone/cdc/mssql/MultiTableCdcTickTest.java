@@ -27,7 +27,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.connect.ConnectionContext;
 import io.dpone.testing.CliRun;
-import java.nio.file.Files;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -236,18 +235,7 @@ class MultiTableCdcTickTest {
         try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(TestEngines.newH2Url(), "customers", "orders")) {
             fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(7, "o", "2.00"))
                 .insert("orders", row(8, "o", "3.00")).commit();
-            Path context = Files.writeString(dir.resolve("context.yaml"), """
-                connections:
-                  mssql-prod:
-                    type: mssql
-                    url: "%s"
-                    user: sa
-                  clickhouse-prod:
-                    type: clickhouse
-                    embedded: true
-                    options: {path: "%s"}
-                """.formatted(fx.url, TestEngines.clickHousePath()));
-            System.setProperty(ConnectionContext.PROPERTY, context.toString());
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             CliRun run = cli("--table", "dbo.customers=" + db + ".customers_cdc:id",
                 "--table", "dbo.orders=" + db + ".orders_cdc:id");
             assertEquals(0, run.exitCode(), run.stderr());
