@@ -25,7 +25,7 @@ final class CdcRetryOptions {
         + "retrying, e.g. 5m (default 5m)")
     String maxTime;
     @Option(names = "--retry-initial-backoff", paramLabel = "DURATION", description = "the first backoff delay, "
-        + "doubled per retry of one operation, 25% jitter (default 250ms)")
+        + "doubled per retry of one operation, 25%% jitter (default 250ms)")
     String initialBackoff;
     @Option(names = "--retry-max-backoff", paramLabel = "DURATION", description = "the longest backoff delay "
         + "(default 15s)")
