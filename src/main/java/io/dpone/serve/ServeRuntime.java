@@ -175,7 +175,7 @@ public final class ServeRuntime implements AutoCloseable {
             }
             probes = new ConnectionProbes(checks);
             health.register(new RouteFilesHealthCheck(routes));
-            ctx.addRoutes(new ServeRoutes(entries));
+            addRoutes(ctx, entries);
             mountStatus(ctx, status, jobs, streams);
             LOG.info("dpone serve started: {} job(s), {} fleet(s), {} CDC stream(s), {} certification(s); management "
                 + "port {}: health {} ({}, {}), metrics {}, status page {}", jobs.size(), config.fleets().size(),
@@ -340,5 +340,28 @@ public final class ServeRuntime implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * Adds serve's own routes to the running context. Quartz fires a cron route's trigger as soon as its job is added
+     * (Camel's {@code triggerStartDelay}, 500 ms); under load that came before the route was in the context, so the
+     * job found no endpoint, clashed with its own trigger, and the cron job never ran (CI, 2026-12-05,
+     * {@code ServeReadinessAndCdcTest}). The scheduler stands by until every route is in, then fires what is due.
+     */
+    private static void addRoutes(org.apache.camel.CamelContext ctx, List<ServeRoutes.Entry> entries)
+            throws Exception {
+        org.quartz.Scheduler cron = entries.stream().anyMatch(e -> e.uri().startsWith("quartz:"))
+            ? ctx.getComponent("quartz", org.apache.camel.component.quartz.QuartzComponent.class).getScheduler()
+            : null;
+        if (cron != null) {
+            cron.standby();
+        }
+        try {
+            ctx.addRoutes(new ServeRoutes(entries));
+        } finally {
+            if (cron != null) {
+                cron.start();
+            }
+        }
     }
 }
