@@ -16,7 +16,6 @@ import io.dpone.cdc.mssql.H2CdcFixture;
 import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.error.DponeException;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
@@ -59,7 +58,7 @@ class ClickHouseOffsetFuzzTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(ConnectionContext.PROPERTY);
+        io.dpone.testing.LiveCdcContext.clear();
     }
 
     static List<String> domain(String db) {

@@ -12,7 +12,6 @@ import io.dpone.cdc.mssql.H2MultiTableCdcFixture;
 import io.dpone.cdc.runtime.ClickHouseCdcAdapters;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Files;
@@ -56,7 +55,7 @@ class MultiTableBundleTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(ConnectionContext.PROPERTY);
+        io.dpone.testing.LiveCdcContext.clear();
     }
 
     private static List<String> stream(String... more) {

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.testing.CliRun;
 import io.dpone.testing.TestEngines;
 import java.nio.file.Path;
@@ -25,7 +24,7 @@ class LiveCdcCliTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(ConnectionContext.PROPERTY);
+        io.dpone.testing.LiveCdcContext.clear();
     }
 
     private static CliRun live(String backend, String dataset) {

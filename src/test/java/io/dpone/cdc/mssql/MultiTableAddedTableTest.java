@@ -24,7 +24,6 @@ import io.dpone.cdc.runtime.LiveCdcRuntime;
 import io.dpone.cdc.runtime.TableLanes;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.error.Blocker;
 import io.dpone.error.DponeException;
 import io.dpone.manifest.TableRef;
@@ -74,7 +73,7 @@ class MultiTableAddedTableTest {
 
     @AfterEach
     void clearContext() {
-        System.clearProperty(ConnectionContext.PROPERTY);
+        io.dpone.testing.LiveCdcContext.clear();
     }
 
     static CdcRunOptions patterns(String db, int maxEvents, List<String> include, List<String> exclude) {

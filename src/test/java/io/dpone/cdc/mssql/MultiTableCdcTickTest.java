@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dpone.connect.ConnectionContext;
 import io.dpone.testing.CliRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -59,7 +58,7 @@ class MultiTableCdcTickTest {
 
     @AfterEach
     void clearContext() {
-        System.clearProperty(ConnectionContext.PROPERTY);
+        io.dpone.testing.LiveCdcContext.clear();
     }
 
     static CdcRunOptions options(String db, int maxEvents) {
