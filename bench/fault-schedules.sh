@@ -7,6 +7,8 @@
 #   bench/fault-schedules.sh [SCHEDULES_PER_ROUTE]     default 334 (1,002 over the three streaming routes)
 #   FAULT_ROWS=2000 FAULT_CHUNK_ROWS=400 FAULT_RATE=0.5 FAULT_WINDOW=98304 FAULT_KINDS=RESET,CLOSE,STALL,...
 #   FAULT_ROUTES=typed_binary_streaming,...  FAULT_SEED=3473408  FAULT_SHARD=60 (schedules per surefire run)
+#   FAULT_FROM=K   start at each route's schedule K (seed FAULT_SEED+K): the bench run in pieces, e.g. 0..39 in one
+#                  sitting and FAULT_FROM=40 for the rest, runs exactly the seeds of one whole run
 #
 # The "done when" measurement (one fault on every connection, 8 schedules of 300k rows in 20k-row chunks):
 #   FAULT_ROUTES=typed_binary_streaming FAULT_ROWS=300000 FAULT_CHUNK_ROWS=20000 FAULT_RATE=1.0 \
@@ -30,8 +32,10 @@ out="$(mktemp -d "${TMPDIR:-/tmp}/dpone-faults.XXXXXX")"
 failed=0
 total=0; hit=0; passed=0; resumed=0; violations=0; retries=0
 t0=$(date +%s)
+from="${FAULT_FROM:-0}"
+[[ "$from" =~ ^[0-9]+$ ]] || { echo "FAULT_FROM must be an integer >= 0" >&2; exit 2; }
 for route in ${routes//,/ }; do
-  start=0
+  start=$from
   while [ "$start" -lt "$per_route" ]; do
     n=$(( per_route - start < shard ? per_route - start : shard ))
     log="$out/$route.$start.log"
