@@ -36,8 +36,61 @@ import org.junit.jupiter.api.io.TempDir;
  * for the SQL on the embedded engine ({@code EmbeddedClickHouseOperationsTest}), on a server through client-v2 and the
  * HTTP twin ({@code TwinClickHouseOperationsTest}) and for the in-memory fake ({@code FakeClickHouseOperationsTest}):
  * a fake that passes it is one the processor tests can trust. Each test works in its own database.
+ *
+ * <p>Every role has its cases: {@link DatabaseOperations}, {@link CatalogueReads}, {@link TableCounts},
+ * {@link TableLifecycle}, {@link ServerFacts} and {@link NamedCollections} in full; {@link ClusterCatalogue} on the
+ * clusters of {@link #CLUSTERS}, which every implementation is given (the embedded engine's configuration from
+ * {@code TestEngines}, the twin's {@code <remote_servers>} from {@link #remoteServers()}, the fake's
+ * {@code cluster(...)}); {@link ChunkLoads}' chunk inserts on all three and its object-storage reads ({@code pull},
+ * {@code countObjectRows}) from an S3 on loopback where the implementation reads object storage: one that does not says
+ * so and why ({@link #readsNoObjectStorage()}), and the contract holds it to refusing the read. {@link MergeControl} is
+ * held to accepting stop and start, on a missing table too, and to chunks staying one part each while merges are
+ * stopped; that a stopped table does not merge is not observable through the operations in a test's time (a merge
+ * that did not happen yet looks the same).
  */
 public abstract class ClickHouseOperationsContract {
+    /**
+     * The clusters every implementation under test is configured with, and the replicas {@code system.clusters} lists
+     * for each, by shard then replica: one shard of two replicas; and two shards with mixed
+     * {@code internal_replication}, the first of two replicas. Nothing listens on their addresses.
+     */
+    public static final Map<String, List<ClusterCatalogue.ClusterReplica>> CLUSTERS = Map.of(
+        io.dpone.testing.TestEngines.PUBLICATION_CLUSTER, List.of(
+            new ClusterCatalogue.ClusterReplica("127.0.0.1", 9000, 1, 1, false),
+            new ClusterCatalogue.ClusterReplica("127.0.0.2", 9000, 1, 2, false)),
+        io.dpone.testing.TestEngines.MIXED_FLAGS_CLUSTER, List.of(
+            new ClusterCatalogue.ClusterReplica("127.0.0.1", 9000, 1, 1, true),
+            new ClusterCatalogue.ClusterReplica("127.0.0.2", 9000, 1, 2, true),
+            new ClusterCatalogue.ClusterReplica("127.0.0.3", 9000, 2, 1, false)));
+
+    /** {@link #CLUSTERS} as the {@code <remote_servers>} element of a ClickHouse server configuration. */
+    public static String remoteServers() {
+        StringBuilder xml = new StringBuilder("<remote_servers>");
+        CLUSTERS.forEach((name, replicas) -> {
+            xml.append('<').append(name).append('>');
+            int shard = 0;
+            for (ClusterCatalogue.ClusterReplica r : replicas) {
+                if (r.shard() != shard) {
+                    xml.append(shard == 0 ? "" : "</shard>").append("<shard><internal_replication>")
+                        .append(r.internalReplication()).append("</internal_replication>");
+                    shard = r.shard();
+                }
+                xml.append("<replica><host>").append(r.hostName()).append("</host><port>").append(r.port())
+                    .append("</port></replica>");
+            }
+            xml.append("</shard></").append(name).append('>');
+        });
+        return xml.append("</remote_servers>").toString();
+    }
+
+    /**
+     * Null when the implementation reads object storage (the contract gives it an S3 on loopback); otherwise why it
+     * does not, and the contract checks that it refuses the read rather than answer something.
+     */
+    protected String readsNoObjectStorage() {
+        return null;
+    }
+
     private static final Pattern UUID_TEXT =
         Pattern.compile("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
     private static final String TRICKY = "dpone:run=r1 \u2713 it's \"quoted\" back\\slash";
@@ -211,6 +264,52 @@ public abstract class ClickHouseOperationsContract {
             "dpone_no_such_server_setting")).keySet());
         assertTrue(Long.parseLong(ops.serverSettings(List.of("max_thread_pool_size")).get("max_thread_pool_size")) > 0);
         assertEquals(Map.of(), ops.serverSettings(List.of()));
+    }
+
+    @Test
+    void configuredClustersListTheirReplicasByShardThenReplica() {
+        CLUSTERS.forEach((name, replicas) -> {
+            assertTrue(ops.clusterExists(name), name);
+            assertEquals(replicas, ops.clusterReplicas(name), name);
+        });
+    }
+
+    @Test
+    void stagedObjectsAreCountedAndPulledWithTheLoadsStamp() throws Exception {
+        String without = readsNoObjectStorage();
+        ChunkLoads.ObjectRead unreachable = new ChunkLoads.ObjectRead("s3", null, "http://127.0.0.1:9/stage/x.tsv",
+            null, Secret.of("ak"), Secret.of("sk"), "TabSeparated", "id Int64");
+        if (without != null) {
+            assertThrows(UnsupportedOperationException.class, () -> ops.countObjectRows(unreachable, Map.of()),
+                without);
+            return;
+        }
+        try (io.dpone.storage.EmbeddedS3 s3 = io.dpone.storage.EmbeddedS3.inMemory()) {
+            s3.createBucket("dpone-contract");
+            io.dpone.storage.S3ObjectStore store = s3.store("dpone-contract",
+                io.dpone.storage.S3ObjectStore.Tuning.DEFAULTS);
+            store.put(db + "/chunk-000000.tsv", Files.writeString(tmp.resolve("a.tsv"), "1\talpha\t\\N\t1.5000\n"
+                + "2\tit's\tn\t-2.0000\n"));
+            store.put(db + "/chunk-000001.tsv", Files.writeString(tmp.resolve("b.tsv"), "3\tgamma\t\\N\t0.0001\n"));
+            String structure = "id Int64, name String, note Nullable(String), amount Decimal(18, 4)";
+            ChunkLoads.ObjectRead read = new ChunkLoads.ObjectRead("s3", null, s3.endpoint() + "/dpone-contract/" + db
+                + "/chunk-*.tsv", null, Secret.of(s3.accessKey()), Secret.of(s3.secretKey()), "TabSeparated",
+                structure);
+            assertEquals(3, ops.countObjectRows(read, Map.of("s3_throw_on_zero_files_match", "1")));
+
+            ops.createTable(staging("stg", List.of("id"), "c"));
+            ops.pull(new ChunkLoads.ObjectPull(db, "stg", List.of("id", "name", "note", "amount"),
+                List.of("`id`", "`name`", "`note`", "`amount`"), new LoadStamp("r1", "pull-1",
+                    Instant.parse("2026-01-02T03:04:05.678Z")), read, Map.of()));
+            assertEquals(3, ops.count(db, "stg"));
+            assertEquals(new StagedLoads(3, 1), ops.stagedLoads(db, "stg"), "one pull is one load");
+
+            ChunkLoads.ObjectRead none = new ChunkLoads.ObjectRead("s3", null, s3.endpoint() + "/dpone-contract/"
+                + db + "/absent-*.tsv", null, Secret.of(s3.accessKey()), Secret.of(s3.secretKey()), "TabSeparated",
+                structure);
+            assertThrows(ClickHouseQueryException.class, () -> ops.countObjectRows(none,
+                Map.of("s3_throw_on_zero_files_match", "1")), "no object matches the glob");
+        }
     }
 
     @Test
