@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * clusters of {@link #CLUSTERS}, which every implementation is given (the embedded engine's configuration from
  * {@code TestEngines}, the twin's {@code <remote_servers>} from {@link #remoteServers()}, the fake's
  * {@code cluster(...)}); {@link ChunkLoads}' chunk inserts on all three and its object-storage reads ({@code pull},
- * {@code countObjectRows}) from an S3 on loopback where the implementation reads object storage: one that does not says
- * so and why ({@link #readsNoObjectStorage()}), and the contract holds it to refusing the read. {@link MergeControl} is
+ * {@code countObjectRows}) from the S3 an implementation that reads object storage is given ({@link #objectStorage()},
+ * S3Proxy on loopback): one that does not says so and why ({@link #readsNoObjectStorage()}), and the contract holds it
+ * to refusing the read. {@link MergeControl} is
  * held to accepting stop and start, on a missing table too, and to chunks staying one part each while merges are
  * stopped; that a stopped table does not merge is not observable through the operations in a test's time (a merge
  * that did not happen yet looks the same).
@@ -83,9 +84,33 @@ public abstract class ClickHouseOperationsContract {
         return xml.append("</remote_servers>").toString();
     }
 
+    /** An S3 endpoint for one test, holding one bucket the implementation under test can read. */
+    protected interface ObjectStorage extends AutoCloseable {
+        /** The bucket's URL, {@code http://host:port/bucket}, without a trailing slash. */
+        String bucketUrl();
+
+        Secret accessKey();
+
+        Secret secretKey();
+
+        /** Stores {@code file} under {@code key} in the bucket. */
+        void put(String key, Path file);
+
+        @Override
+        void close();
+    }
+
     /**
-     * Null when the implementation reads object storage (the contract gives it an S3 on loopback); otherwise why it
-     * does not, and the contract checks that it refuses the read rather than answer something.
+     * A started S3 the implementation reads staged objects from (closed after the test); null when it reads no object
+     * storage, and then {@link #readsNoObjectStorage()} must say why. A subclass declares one or the other.
+     */
+    protected ObjectStorage objectStorage() {
+        return null;
+    }
+
+    /**
+     * Why the implementation reads no object storage, or null when it does ({@link #objectStorage()}); the contract
+     * then checks that it refuses the read rather than answer something.
      */
     protected String readsNoObjectStorage() {
         return null;
@@ -277,24 +302,23 @@ public abstract class ClickHouseOperationsContract {
     @Test
     void stagedObjectsAreCountedAndPulledWithTheLoadsStamp() throws Exception {
         String without = readsNoObjectStorage();
-        ChunkLoads.ObjectRead unreachable = new ChunkLoads.ObjectRead("s3", null, "http://127.0.0.1:9/stage/x.tsv",
-            null, Secret.of("ak"), Secret.of("sk"), "TabSeparated", "id Int64");
-        if (without != null) {
+        ObjectStorage storage = objectStorage();
+        if (storage == null) {
+            assertTrue(without != null && !without.isBlank(), "an implementation that reads no object storage says why");
+            ChunkLoads.ObjectRead unreachable = new ChunkLoads.ObjectRead("s3", null,
+                "http://127.0.0.1:9/stage/x.tsv", null, Secret.of("ak"), Secret.of("sk"), "TabSeparated", "id Int64");
             assertThrows(UnsupportedOperationException.class, () -> ops.countObjectRows(unreachable, Map.of()),
                 without);
             return;
         }
-        try (io.dpone.storage.EmbeddedS3 s3 = io.dpone.storage.EmbeddedS3.inMemory()) {
-            s3.createBucket("dpone-contract");
-            io.dpone.storage.S3ObjectStore store = s3.store("dpone-contract",
-                io.dpone.storage.S3ObjectStore.Tuning.DEFAULTS);
-            store.put(db + "/chunk-000000.tsv", Files.writeString(tmp.resolve("a.tsv"), "1\talpha\t\\N\t1.5000\n"
+        try (ObjectStorage s3 = storage) {
+            assertEquals(null, without, "an implementation given object storage reads it");
+            s3.put(db + "/chunk-000000.tsv", Files.writeString(tmp.resolve("a.tsv"), "1\talpha\t\\N\t1.5000\n"
                 + "2\tit's\tn\t-2.0000\n"));
-            store.put(db + "/chunk-000001.tsv", Files.writeString(tmp.resolve("b.tsv"), "3\tgamma\t\\N\t0.0001\n"));
+            s3.put(db + "/chunk-000001.tsv", Files.writeString(tmp.resolve("b.tsv"), "3\tgamma\t\\N\t0.0001\n"));
             String structure = "id Int64, name String, note Nullable(String), amount Decimal(18, 4)";
-            ChunkLoads.ObjectRead read = new ChunkLoads.ObjectRead("s3", null, s3.endpoint() + "/dpone-contract/" + db
-                + "/chunk-*.tsv", null, Secret.of(s3.accessKey()), Secret.of(s3.secretKey()), "TabSeparated",
-                structure);
+            ChunkLoads.ObjectRead read = new ChunkLoads.ObjectRead("s3", null, s3.bucketUrl() + "/" + db
+                + "/chunk-*.tsv", null, s3.accessKey(), s3.secretKey(), "TabSeparated", structure);
             assertEquals(3, ops.countObjectRows(read, Map.of("s3_throw_on_zero_files_match", "1")));
 
             ops.createTable(staging("stg", List.of("id"), "c"));
@@ -304,9 +328,8 @@ public abstract class ClickHouseOperationsContract {
             assertEquals(3, ops.count(db, "stg"));
             assertEquals(new StagedLoads(3, 1), ops.stagedLoads(db, "stg"), "one pull is one load");
 
-            ChunkLoads.ObjectRead none = new ChunkLoads.ObjectRead("s3", null, s3.endpoint() + "/dpone-contract/"
-                + db + "/absent-*.tsv", null, Secret.of(s3.accessKey()), Secret.of(s3.secretKey()), "TabSeparated",
-                structure);
+            ChunkLoads.ObjectRead none = new ChunkLoads.ObjectRead("s3", null, s3.bucketUrl() + "/" + db
+                + "/absent-*.tsv", null, s3.accessKey(), s3.secretKey(), "TabSeparated", structure);
             assertThrows(ClickHouseQueryException.class, () -> ops.countObjectRows(none,
                 Map.of("s3_throw_on_zero_files_match", "1")), "no object matches the glob");
         }

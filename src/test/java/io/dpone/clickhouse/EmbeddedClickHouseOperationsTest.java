@@ -28,4 +28,9 @@ class EmbeddedClickHouseOperationsTest extends ClickHouseOperationsContract {
     protected ClickHouseEndpoint endpoint() {
         return endpoint;
     }
+
+    @Override
+    protected ObjectStorage objectStorage() {
+        return LoopbackS3.start();
+    }
 }

@@ -48,4 +48,9 @@ class TwinClickHouseOperationsTest extends ClickHouseOperationsContract {
     protected ClickHouseEndpoint endpoint() {
         return endpoint;
     }
+
+    @Override
+    protected ObjectStorage objectStorage() {
+        return LoopbackS3.start();
+    }
 }
