@@ -36,8 +36,86 @@ import org.junit.jupiter.api.io.TempDir;
  * for the SQL on the embedded engine ({@code EmbeddedClickHouseOperationsTest}), on a server through client-v2 and the
  * HTTP twin ({@code TwinClickHouseOperationsTest}) and for the in-memory fake ({@code FakeClickHouseOperationsTest}):
  * a fake that passes it is one the processor tests can trust. Each test works in its own database.
+ *
+ * <p>Every role has its cases: {@link DatabaseOperations}, {@link CatalogueReads}, {@link TableCounts},
+ * {@link TableLifecycle}, {@link ServerFacts} and {@link NamedCollections} in full; {@link ClusterCatalogue} on the
+ * clusters of {@link #CLUSTERS}, which every implementation is given (the embedded engine's configuration from
+ * {@code TestEngines}, the twin's {@code <remote_servers>} from {@link #remoteServers()}, the fake's
+ * {@code cluster(...)}); {@link ChunkLoads}' chunk inserts on all three and its object-storage reads ({@code pull},
+ * {@code countObjectRows}) from the S3 an implementation that reads object storage is given ({@link #objectStorage()},
+ * S3Proxy on loopback): one that does not says so and why ({@link #readsNoObjectStorage()}), and the contract holds it
+ * to refusing the read. {@link MergeControl} is
+ * held to accepting stop and start, on a missing table too, and to chunks staying one part each while merges are
+ * stopped; that a stopped table does not merge is not observable through the operations in a test's time (a merge
+ * that did not happen yet looks the same).
  */
 public abstract class ClickHouseOperationsContract {
+    /**
+     * The clusters every implementation under test is configured with, and the replicas {@code system.clusters} lists
+     * for each, by shard then replica: one shard of two replicas; and two shards with mixed
+     * {@code internal_replication}, the first of two replicas. Nothing listens on their addresses.
+     */
+    public static final Map<String, List<ClusterCatalogue.ClusterReplica>> CLUSTERS = Map.of(
+        io.dpone.testing.TestEngines.PUBLICATION_CLUSTER, List.of(
+            new ClusterCatalogue.ClusterReplica("127.0.0.1", 9000, 1, 1, false),
+            new ClusterCatalogue.ClusterReplica("127.0.0.2", 9000, 1, 2, false)),
+        io.dpone.testing.TestEngines.MIXED_FLAGS_CLUSTER, List.of(
+            new ClusterCatalogue.ClusterReplica("127.0.0.1", 9000, 1, 1, true),
+            new ClusterCatalogue.ClusterReplica("127.0.0.2", 9000, 1, 2, true),
+            new ClusterCatalogue.ClusterReplica("127.0.0.3", 9000, 2, 1, false)));
+
+    /** {@link #CLUSTERS} as the {@code <remote_servers>} element of a ClickHouse server configuration. */
+    public static String remoteServers() {
+        StringBuilder xml = new StringBuilder("<remote_servers>");
+        CLUSTERS.forEach((name, replicas) -> {
+            xml.append('<').append(name).append('>');
+            int shard = 0;
+            for (ClusterCatalogue.ClusterReplica r : replicas) {
+                if (r.shard() != shard) {
+                    xml.append(shard == 0 ? "" : "</shard>").append("<shard><internal_replication>")
+                        .append(r.internalReplication()).append("</internal_replication>");
+                    shard = r.shard();
+                }
+                xml.append("<replica><host>").append(r.hostName()).append("</host><port>").append(r.port())
+                    .append("</port></replica>");
+            }
+            xml.append("</shard></").append(name).append('>');
+        });
+        return xml.append("</remote_servers>").toString();
+    }
+
+    /** An S3 endpoint for one test, holding one bucket the implementation under test can read. */
+    protected interface ObjectStorage extends AutoCloseable {
+        /** The bucket's URL, {@code http://host:port/bucket}, without a trailing slash. */
+        String bucketUrl();
+
+        Secret accessKey();
+
+        Secret secretKey();
+
+        /** Stores {@code file} under {@code key} in the bucket. */
+        void put(String key, Path file);
+
+        @Override
+        void close();
+    }
+
+    /**
+     * A started S3 the implementation reads staged objects from (closed after the test); null when it reads no object
+     * storage, and then {@link #readsNoObjectStorage()} must say why. A subclass declares one or the other.
+     */
+    protected ObjectStorage objectStorage() {
+        return null;
+    }
+
+    /**
+     * Why the implementation reads no object storage, or null when it does ({@link #objectStorage()}); the contract
+     * then checks that it refuses the read rather than answer something.
+     */
+    protected String readsNoObjectStorage() {
+        return null;
+    }
+
     private static final Pattern UUID_TEXT =
         Pattern.compile("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
     private static final String TRICKY = "dpone:run=r1 \u2713 it's \"quoted\" back\\slash";
@@ -211,6 +289,50 @@ public abstract class ClickHouseOperationsContract {
             "dpone_no_such_server_setting")).keySet());
         assertTrue(Long.parseLong(ops.serverSettings(List.of("max_thread_pool_size")).get("max_thread_pool_size")) > 0);
         assertEquals(Map.of(), ops.serverSettings(List.of()));
+    }
+
+    @Test
+    void configuredClustersListTheirReplicasByShardThenReplica() {
+        CLUSTERS.forEach((name, replicas) -> {
+            assertTrue(ops.clusterExists(name), name);
+            assertEquals(replicas, ops.clusterReplicas(name), name);
+        });
+    }
+
+    @Test
+    void stagedObjectsAreCountedAndPulledWithTheLoadsStamp() throws Exception {
+        String without = readsNoObjectStorage();
+        ObjectStorage storage = objectStorage();
+        if (storage == null) {
+            assertTrue(without != null && !without.isBlank(), "an implementation that reads no object storage says why");
+            ChunkLoads.ObjectRead unreachable = new ChunkLoads.ObjectRead("s3", null,
+                "http://127.0.0.1:9/stage/x.tsv", null, Secret.of("ak"), Secret.of("sk"), "TabSeparated", "id Int64");
+            assertThrows(UnsupportedOperationException.class, () -> ops.countObjectRows(unreachable, Map.of()),
+                without);
+            return;
+        }
+        try (ObjectStorage s3 = storage) {
+            assertEquals(null, without, "an implementation given object storage reads it");
+            s3.put(db + "/chunk-000000.tsv", Files.writeString(tmp.resolve("a.tsv"), "1\talpha\t\\N\t1.5000\n"
+                + "2\tit's\tn\t-2.0000\n"));
+            s3.put(db + "/chunk-000001.tsv", Files.writeString(tmp.resolve("b.tsv"), "3\tgamma\t\\N\t0.0001\n"));
+            String structure = "id Int64, name String, note Nullable(String), amount Decimal(18, 4)";
+            ChunkLoads.ObjectRead read = new ChunkLoads.ObjectRead("s3", null, s3.bucketUrl() + "/" + db
+                + "/chunk-*.tsv", null, s3.accessKey(), s3.secretKey(), "TabSeparated", structure);
+            assertEquals(3, ops.countObjectRows(read, Map.of("s3_throw_on_zero_files_match", "1")));
+
+            ops.createTable(staging("stg", List.of("id"), "c"));
+            ops.pull(new ChunkLoads.ObjectPull(db, "stg", List.of("id", "name", "note", "amount"),
+                List.of("`id`", "`name`", "`note`", "`amount`"), new LoadStamp("r1", "pull-1",
+                    Instant.parse("2026-01-02T03:04:05.678Z")), read, Map.of()));
+            assertEquals(3, ops.count(db, "stg"));
+            assertEquals(new StagedLoads(3, 1), ops.stagedLoads(db, "stg"), "one pull is one load");
+
+            ChunkLoads.ObjectRead none = new ChunkLoads.ObjectRead("s3", null, s3.bucketUrl() + "/" + db
+                + "/absent-*.tsv", null, s3.accessKey(), s3.secretKey(), "TabSeparated", structure);
+            assertThrows(ClickHouseQueryException.class, () -> ops.countObjectRows(none,
+                Map.of("s3_throw_on_zero_files_match", "1")), "no object matches the glob");
+        }
     }
 
     @Test

@@ -109,9 +109,11 @@ public final class FakeClickHouseEndpoint implements ClickHouseEndpoint {
         return this;
     }
 
-    /** Makes {@code system.clusters} list {@code name} with these replicas. */
+    /** Makes {@code system.clusters} list {@code name} with these replicas (listed by shard, then replica). */
     public synchronized FakeClickHouseEndpoint cluster(String name, ClickHouseOperations.ClusterReplica... replicas) {
-        clusters.put(name, List.of(replicas));
+        clusters.put(name, java.util.Arrays.stream(replicas).sorted(Comparator
+            .comparingInt(ClickHouseOperations.ClusterReplica::shard)
+            .thenComparingInt(ClickHouseOperations.ClusterReplica::replica)).toList());
         return this;
     }
 

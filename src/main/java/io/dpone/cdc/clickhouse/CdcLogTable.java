@@ -2,7 +2,7 @@ package io.dpone.cdc.clickhouse;
 
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cdc.CdcLogDdl;
 import io.dpone.source.SourceColumn;
 import io.dpone.source.types.SqlServerTypeNames;
 import java.util.Collections;
@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
- * The DDL of one CDC log table {@code db.table}: its {@code CREATE} (MergeTree, ORDER BY
+ * The shape of one CDC log table {@code db.table}: its {@code CREATE} (MergeTree, ORDER BY
  * {@code (dpone_cdc_unique_key_hash, dpone_cdc_version)}, {@code non_replicated_deduplication_window}, the comment
  * that binds it to one stream), the {@code ADD COLUMN} of payload columns first seen later, the metadata columns
  * ({@link #COLUMNS}), the {@code MODIFY COLUMN} of a widened or newly nullable one, and the lookup of the table's
- * comment and columns.
+ * comment and columns. It decides the columns, their types and comments; {@link CdcLogDdl} builds and runs the
+ * statements.
  */
 final class CdcLogTable {
     static final String SCHEMA = "dpone.cdc_log.v1";
@@ -30,14 +30,13 @@ final class CdcLogTable {
     /** The metadata columns and their ClickHouse types, in table order (after the payload columns). */
     static final Map<String, String> COLUMNS = columns();
 
-    private final ClickHouseEndpoint ch;
-    private final String database;
-    private final String table;
+    /** The log's sort key. */
+    private static final List<String> ORDER_BY = List.of("dpone_cdc_unique_key_hash", "dpone_cdc_version");
+
+    private final CdcLogDdl ddl;
 
     CdcLogTable(ClickHouseEndpoint ch, String database, String table) {
-        this.ch = ch;
-        this.database = database;
-        this.table = table;
+        this.ddl = new CdcLogDdl(ch, database, table);
     }
 
     /** The comment of a typed payload column: the source type it was created for and its source nullability. */
@@ -59,20 +58,17 @@ final class CdcLogTable {
      * empty when the table does not exist.
      */
     Optional<Shape> read() {
-        List<List<String>> rows = ch.query("SELECT name, (SELECT comment FROM system.tables WHERE database = "
-            + ClickHouseSql.literal(database) + " AND name = " + ClickHouseSql.literal(table) + "), comment "
-            + "FROM system.columns WHERE database = " + ClickHouseSql.literal(database) + " AND table = "
-            + ClickHouseSql.literal(table));
+        List<CdcLogDdl.CataloguedColumn> rows = ddl.describe();
         if (rows.isEmpty()) {
             return Optional.empty();
         }
         Set<String> columns = new HashSet<>();
         Map<String, SourceColumn> typed = new LinkedHashMap<>();
-        for (List<String> r : rows) {
-            columns.add(r.get(0));
-            typedColumn(r.get(0), r.get(2)).ifPresent(c -> typed.put(c.name(), c));
+        for (CdcLogDdl.CataloguedColumn r : rows) {
+            columns.add(r.name());
+            typedColumn(r.name(), r.comment()).ifPresent(c -> typed.put(c.name(), c));
         }
-        String comment = rows.get(0).get(1);
+        String comment = rows.get(0).tableComment();
         return Optional.of(new Shape(comment == null ? "" : comment, columns, typed));
     }
 
@@ -104,18 +100,17 @@ final class CdcLogTable {
     }
 
     /**
-     * The log's DDL of a payload column: typed {@code Nullable(T)} with its comment (source type, source
-     * nullability, {@code key=n} for the n-th unique key), or JSON text.
+     * The log's payload column {@code name}: typed {@code Nullable(T)} with its comment (source type, source
+     * nullability, {@code key=n} for the n-th unique key), or JSON text ({@code Nullable(String)}, no comment).
      */
-    static String columnDdl(String name, SourceColumn typed, List<String> uniqueKeys) {
+    static CdcLogDdl.PayloadColumn column(String name, SourceColumn typed, List<String> uniqueKeys) {
         if (typed == null) {
-            return ClickHouseSql.id(name) + " Nullable(String)";
+            return new CdcLogDdl.PayloadColumn(name, "String", null);
         }
         // every log column is Nullable: a delete of Change Tracking carries only its keys
-        return ClickHouseSql.id(name) + " Nullable(" + typed.type().clickHouseType() + ") COMMENT "
-            + ClickHouseSql.literal(COLUMN_MARK + " mssql=" + SqlServerTypeNames.name(typed.type()) + " nullable="
-                + (typed.nullable() ? "1" : "0") + (uniqueKeys.contains(name) ? " key="
-                + (uniqueKeys.indexOf(name) + 1) : ""));
+        return new CdcLogDdl.PayloadColumn(name, typed.type().clickHouseType(), COLUMN_MARK + " mssql="
+            + SqlServerTypeNames.name(typed.type()) + " nullable=" + (typed.nullable() ? "1" : "0")
+            + (uniqueKeys.contains(name) ? " key=" + (uniqueKeys.indexOf(name) + 1) : ""));
     }
 
     /**
@@ -123,17 +118,9 @@ final class CdcLogTable {
      * when {@code types} knows them.
      */
     void create(StreamIdentity stream, Map<String, SourceColumn> types) {
-        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
         Set<String> payload = new LinkedHashSet<>(stream.uniqueKeys());
-        String columns = payload.stream().map(c -> columnDdl(c, types.get(c), stream.uniqueKeys()))
-            .collect(Collectors.joining(", "));
-        String meta = COLUMNS.entrySet().stream().map(en -> ClickHouseSql.id(en.getKey()) + " " + en.getValue())
-            .collect(Collectors.joining(", "));
-        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " ("
-            + (columns.isEmpty() ? "" : columns + ", ") + meta + ") ENGINE = MergeTree ORDER BY ("
-            + ClickHouseSql.id("dpone_cdc_unique_key_hash") + ", " + ClickHouseSql.id("dpone_cdc_version") + ")"
-            + " SETTINGS non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
-            + " COMMENT " + ClickHouseSql.literal(comment(stream)));
+        ddl.create(payload.stream().map(c -> column(c, types.get(c), stream.uniqueKeys())).toList(), COLUMNS, ORDER_BY,
+            DEDUPLICATION_WINDOW, comment(stream));
     }
 
     /**
@@ -142,12 +129,8 @@ final class CdcLogTable {
      */
     void addMissingColumns(Set<String> payload, Set<String> existing, Map<String, SourceColumn> types,
                            List<String> uniqueKeys) {
-        List<String> missing = payload.stream().filter(c -> !existing.contains(c)).toList();
-        if (!missing.isEmpty()) {
-            ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + missing.stream()
-                .map(c -> "ADD COLUMN IF NOT EXISTS " + columnDdl(c, types.get(c), uniqueKeys))
-                .collect(Collectors.joining(", ")));
-        }
+        ddl.addColumns(payload.stream().filter(c -> !existing.contains(c))
+            .map(c -> column(c, types.get(c), uniqueKeys)).toList());
     }
 
     /**
@@ -155,17 +138,7 @@ final class CdcLogTable {
      * column) and its new column comment (source type, nullability, key ordinal); none: no statement.
      */
     void alterColumns(List<SourceColumn> columns, List<String> uniqueKeys) {
-        if (columns.isEmpty()) {
-            return;
-        }
-        List<String> clauses = new java.util.ArrayList<>();
-        for (SourceColumn c : columns) {
-            String ddl = columnDdl(c.name(), c, uniqueKeys);
-            int comment = ddl.indexOf(" COMMENT ");
-            clauses.add("MODIFY COLUMN " + ddl.substring(0, comment));
-            clauses.add("COMMENT COLUMN " + ClickHouseSql.id(c.name()) + ddl.substring(comment + " COMMENT".length()));
-        }
-        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table) + " " + String.join(", ", clauses));
+        ddl.alterColumns(columns.stream().map(c -> column(c.name(), c, uniqueKeys)).toList());
     }
 
     /** The table comment that binds the log to one stream. */

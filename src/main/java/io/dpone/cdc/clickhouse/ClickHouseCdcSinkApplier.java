@@ -8,9 +8,10 @@ import io.dpone.cdc.ExactText;
 import io.dpone.cdc.SinkReceipt;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cdc.CdcLogRows;
 import io.dpone.connect.Redactor;
 import io.dpone.error.DponeException;
+import io.dpone.manifest.Identifier;
 import io.dpone.source.SourceColumn;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The ClickHouse sink: an append-only CDC log table {@code db.table} (MergeTree, ORDER BY
@@ -55,12 +55,12 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
     private static final DateTimeFormatter COMMIT_TIME =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-    private final ClickHouseEndpoint ch;
     private final String database;
     private final String table;
     private final CdcIdempotencyService identity;
     private final Path spoolDir;
     private final CdcLogTable logTable;
+    private final CdcLogRows logRows;
 
     /**
      * @param spoolDir a local directory for the batch spool files; with a server endpoint any directory, with the
@@ -68,8 +68,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
      */
     public ClickHouseCdcSinkApplier(ClickHouseEndpoint ch, String database, String table,
                                     CdcIdempotencyService identity, Path spoolDir) {
-        ClickHouseSql.table(database, table);
-        this.ch = ch;
+        this.logRows = new CdcLogRows(ch, database, table);
         this.database = database;
         this.table = table;
         this.identity = identity;
@@ -145,7 +144,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         }
         return receipt(batch, true, true, fresh.size(), present, batchKnown, fresh.size()
             + " row(s) appended to " + target() + ", " + present + " already held",
-            Map.of("rows_total", count("1")));
+            Map.of("rows_total", logRows.count()));
     }
 
     /**
@@ -164,22 +163,14 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         rows.forEach(en -> payload.addAll(en.getValue().data().keySet()));
         logTable.addMissingColumns(payload, existing, types, stream.uniqueKeys());
         String commitTime = COMMIT_TIME.format(Instant.now());
-        List<String> fileColumns = CdcLogSpool.columns(payload);
-        String structure = fileColumns.stream()
-            .map(c -> ClickHouseSql.id(c) + " " + CdcLogSpool.fileType(c, types))
-            .collect(Collectors.joining(", "));
-        // the file-side types equal the table types; the columns equal for the whole batch are literals
-        List<String> columns = new ArrayList<>(fileColumns);
-        columns.addAll(List.of("dpone_cdc_commit_time", "dpone_cdc_run_id", "dpone_cdc_batch_id"));
-        String select = ClickHouseSql.idList(fileColumns) + ", toDateTime64(" + ClickHouseSql.literal(commitTime)
-            + ", 3, 'UTC'), " + ClickHouseSql.literal(batch.runId()) + ", " + ClickHouseSql.literal(batch.batchId());
+        // the file-side types equal the table types; the columns equal for the whole batch are values of the insert
+        List<CdcLogRows.FileColumn> fileColumns = CdcLogSpool.columns(payload).stream()
+            .map(c -> new CdcLogRows.FileColumn(c, CdcLogSpool.fileType(c, types))).toList();
         Path spool = CdcLogSpool.file(spoolDir, target(), batch.batchId());
         try {
             CdcLogSpool.write(spool, stream, rows, payload, types);
-            ch.insertFile(new ClickHouseEndpoint.InsertFile(ClickHouseSql.table(database, table),
-                ClickHouseSql.idList(columns), select, spool, CdcLogSpool.FORMAT, structure,
-                "insert_deduplicate = 1, async_insert = 0, insert_deduplication_token = "
-                    + ClickHouseSql.literal(batch.batchId())));
+            logRows.insert(new CdcLogRows.BatchFile(spool, CdcLogSpool.FORMAT, fileColumns, commitTime, batch.runId(),
+                batch.batchId()));
         } finally {
             try {
                 Files.deleteIfExists(spool);
@@ -197,7 +188,7 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
                 if (!seen.add(c)) {
                     continue;
                 }
-                if (!ClickHouseSql.IDENTIFIER.matcher(c).matches()) {
+                if (!Identifier.PATTERN.matcher(c).matches()) {
                     problems.add("column name is not an identifier (data column #" + seen.size() + ")");
                 } else if (c.startsWith(CdcLogTable.PREFIX)) {
                     problems.add("column " + c + " uses the reserved prefix " + CdcLogTable.PREFIX);
@@ -244,20 +235,12 @@ public final class ClickHouseCdcSinkApplier implements CdcSinkApplier {
         }
         BigInteger min = first.version();
         BigInteger max = last.version();
-        ch.query("SELECT dpone_cdc_event_id, any(dpone_cdc_batch_id) FROM " + ClickHouseSql.table(database, table)
-            + " WHERE dpone_cdc_version >= toUInt256(" + ClickHouseSql.literal(min.toString()) + ")"
-            + " AND dpone_cdc_version <= toUInt256(" + ClickHouseSql.literal(max.toString()) + ")"
-            + " GROUP BY dpone_cdc_event_id").forEach(r -> {
-                if (byId.containsKey(r.get(0))) {
-                    held.put(r.get(0), r.get(1));
-                }
-            });
+        for (CdcLogRows.HeldEvent e : logRows.heldBetween(min, max)) {
+            if (byId.containsKey(e.eventId())) {
+                held.put(e.eventId(), e.batchId());
+            }
+        }
         return held;
-    }
-
-    private long count(String where) {
-        return Long.parseLong(ch.query("SELECT count() FROM " + ClickHouseSql.table(database, table) + " WHERE "
-            + where).get(0).get(0));
     }
 
     private SinkReceipt receipt(CdcApplyBatch batch, boolean passed, boolean durable, int applied, int present,

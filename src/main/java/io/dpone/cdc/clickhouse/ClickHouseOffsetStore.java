@@ -8,7 +8,8 @@ import io.dpone.cdc.CheckpointRules;
 import io.dpone.cdc.ConflictingCommit;
 import io.dpone.cdc.StreamIdentity;
 import io.dpone.clickhouse.ClickHouseEndpoint;
-import io.dpone.clickhouse.ClickHouseSql;
+import io.dpone.clickhouse.cdc.CheckpointRows;
+import io.dpone.clickhouse.cdc.CheckpointTable;
 import io.dpone.error.DponeException;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,13 +36,14 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
     private static final DateTimeFormatter SAVED_AT =
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-    private final ClickHouseEndpoint ch;
     private final String database;
     private final String table;
+    private final CheckpointTable checkpoints;
+    private final CheckpointRows rows;
 
     public ClickHouseOffsetStore(ClickHouseEndpoint ch, String database, String table) {
-        ClickHouseSql.table(database, table);
-        this.ch = ch;
+        this.checkpoints = new CheckpointTable(ch, database, table);
+        this.rows = new CheckpointRows(ch, database, table);
         this.database = database;
         this.table = table;
     }
@@ -89,20 +91,12 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             ensureTable();
         }
         long version = Math.max(seen + 1, Instant.now().toEpochMilli() * 1000L);
-        ch.execute(ClickHouseSql.insertRow(ClickHouseSql.table(database, table), List.of("checkpoint_key", "schema",
-            "stream_id", "stream_json", "backend", "token", "snapshot_complete", "saved_at", "saved_version", "resume",
-            "writer", "capture_instance"), "async_insert = 0", List.of(ClickHouseSql.literal(stream.pipelineName()),
-                ClickHouseSql.literal(SCHEMA), ClickHouseSql.literal(stream.streamId()),
-                ClickHouseSql.literal(CdcHashes.canonicalJson(stream.toMap())), ClickHouseSql.literal(offset.backend()),
-                ClickHouseSql.literal(offset.token()), offset.snapshotComplete() ? "1" : "0",
-                ClickHouseSql.literal(SAVED_AT.format(Instant.now())), Long.toString(version),
-                ClickHouseSql.literal(offset.resume() == null ? "" : offset.resume()),
-                ClickHouseSql.literal(writer),
-                ClickHouseSql.literal(offset.captureInstance() == null ? "" : offset.captureInstance()))));
-        List<List<String>> above = ch.query("SELECT writer FROM " + ClickHouseSql.table(database, table)
-            + " WHERE checkpoint_key = " + ClickHouseSql.literal(stream.pipelineName()) + " AND saved_version > "
-            + seen + " ORDER BY saved_version");
-        List<String> others = above.stream().map(r -> r.get(0)).filter(w -> !w.equals(writer)).toList();
+        rows.insert(new CheckpointRows.Checkpoint(stream.pipelineName(), SCHEMA, stream.streamId(),
+            CdcHashes.canonicalJson(stream.toMap()), offset.backend(), offset.token(), offset.snapshotComplete(),
+            SAVED_AT.format(Instant.now()), version, offset.resume() == null ? "" : offset.resume(), writer,
+            offset.captureInstance() == null ? "" : offset.captureInstance()));
+        List<String> above = rows.writersAbove(stream.pipelineName(), seen);
+        List<String> others = above.stream().filter(w -> !w.equals(writer)).toList();
         if (others.size() > 0 || above.isEmpty()) {
             throw ConflictingCommit.concurrent(stream, subject(), others.isEmpty() ? "unknown" : others.get(0));
         }
@@ -124,22 +118,13 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
             Map.of("field", field)));
     }
 
+    /**
+     * Creates the table when missing; a table created before the resume column (empty: no resume point), the writer
+     * column (the committing tick's run id, read back by the compare-and-set) or the capture instance (empty: the
+     * stream's configured one, as in every row written before it existed) existed gets them.
+     */
     private void ensureTable() {
-        ch.execute("CREATE DATABASE IF NOT EXISTS " + ClickHouseSql.id(database));
-        ch.execute("CREATE TABLE IF NOT EXISTS " + ClickHouseSql.table(database, table) + " (checkpoint_key String, "
-            + "schema String, stream_id String, stream_json String, backend String, token String, "
-            + "snapshot_complete UInt8, saved_at DateTime64(3, 'UTC'), saved_version UInt64, resume String DEFAULT '', "
-            + "writer String DEFAULT '', capture_instance String DEFAULT '') "
-            + "ENGINE = ReplacingMergeTree(saved_version) ORDER BY checkpoint_key");
-        // tables created before the resume column existed get it (empty = no resume point)
-        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
-            + " ADD COLUMN IF NOT EXISTS resume String DEFAULT ''");
-        // and the writer column (the committing tick's run id, read back by the compare-and-set)
-        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
-            + " ADD COLUMN IF NOT EXISTS writer String DEFAULT ''");
-        // and the capture instance (empty: the stream's configured one, as in every row written before it existed)
-        ch.execute("ALTER TABLE " + ClickHouseSql.table(database, table)
-            + " ADD COLUMN IF NOT EXISTS capture_instance String DEFAULT ''");
+        checkpoints.ensure();
     }
 
     /** Whether the table exists, and whether it has the resume, writer and capture_instance columns (older tables lack them). */
@@ -167,13 +152,10 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
      * tables may be missing (a commit adds them).
      */
     private TableState tableState() {
-        List<List<String>> rows = ch.query("SELECT name, type FROM system.columns WHERE database = "
-            + ClickHouseSql.literal(database) + " AND table = " + ClickHouseSql.literal(table));
-        if (rows.isEmpty()) {
+        Map<String, String> found = checkpoints.columns();
+        if (found.isEmpty()) {
             return TableState.ABSENT;
         }
-        Map<String, String> found = new LinkedHashMap<>();
-        rows.forEach(r -> found.put(r.get(0), r.get(1)));
         for (Map.Entry<String, String> c : COLUMNS.entrySet()) {
             String type = found.get(c.getKey());
             boolean optional = c.getKey().equals("resume") || c.getKey().equals("writer")
@@ -202,32 +184,26 @@ public final class ClickHouseOffsetStore implements CdcOffsetStore {
         }
         boolean hasResume = state != TableState.WITHOUT_RESUME;
         boolean hasInstance = state == TableState.CURRENT;
-        List<List<String>> rows = ch.query("SELECT argMax(stream_id, saved_version), argMax(stream_json, "
-            + "saved_version), argMax(backend, saved_version), argMax(token, saved_version), "
-            + "argMax(snapshot_complete, saved_version), max(saved_version), argMax(schema, saved_version), "
-            + (hasResume ? "argMax(resume, saved_version)" : "''") + ", "
-            + (hasInstance ? "argMax(capture_instance, saved_version)" : "''") + " FROM "
-            + ClickHouseSql.table(database, table) + " WHERE checkpoint_key = "
-            + ClickHouseSql.literal(stream.pipelineName()) + " HAVING count() > 0");
-        if (rows.isEmpty()) {
+        Optional<CheckpointRows.Stored> stored = rows.latest(stream.pipelineName(), hasResume, hasInstance);
+        if (stored.isEmpty()) {
             return Optional.empty();
         }
-        List<String> r = rows.get(0);
-        if (!SCHEMA.equals(r.get(6))) {
+        CheckpointRows.Stored r = stored.get();
+        if (!SCHEMA.equals(r.schema())) {
             throw CdcBlockers.failure(CdcBlockers.CHECKPOINT_INVALID, subject(),
                 "checkpoint of " + stream.pipelineName() + " is not a " + SCHEMA + " row");
         }
         long version;
         try {
-            version = Long.parseLong(r.get(5));
+            version = Long.parseLong(r.savedVersion());
         } catch (NumberFormatException e) {
             throw invalid(stream, "saved_version", "is beyond " + Long.MAX_VALUE);
         }
-        if (!"0".equals(r.get(4)) && !"1".equals(r.get(4))) {
+        if (!"0".equals(r.snapshotComplete()) && !"1".equals(r.snapshotComplete())) {
             throw invalid(stream, "snapshot_complete", "is neither 0 nor 1");
         }
-        return Optional.of(new Row(r.get(0), r.get(1), r.get(2), r.get(3), "1".equals(r.get(4)), version, r.get(7),
-            r.get(8)));
+        return Optional.of(new Row(r.streamId(), r.streamJson(), r.backend(), r.token(),
+            "1".equals(r.snapshotComplete()), version, r.resume(), r.captureInstance()));
     }
 
     /**
