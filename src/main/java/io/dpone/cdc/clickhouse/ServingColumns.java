@@ -36,8 +36,12 @@ final class ServingColumns {
 
     /** The unique keys when none is Nullable (the table reads like a full refresh's), else the key hash. */
     static String orderBy(Map<String, String> types, List<String> keys, String hashColumn) {
-        boolean plain = keys.stream().allMatch(k -> types.containsKey(k) && !types.get(k).startsWith("Nullable("));
-        return ServingSql.orderBy(plain, keys, hashColumn);
+        return ServingSql.orderBy(plainKeys(types, keys), keys, hashColumn);
+    }
+
+    /** Whether the unique keys themselves identify a row: every one is a payload column and none is Nullable. */
+    static boolean plainKeys(Map<String, String> types, List<String> keys) {
+        return keys.stream().allMatch(k -> types.containsKey(k) && !types.get(k).startsWith("Nullable("));
     }
 
     /**
