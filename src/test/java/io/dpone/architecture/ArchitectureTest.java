@@ -129,16 +129,23 @@ class ArchitectureTest {
      * ({@code ClickHouseEndpoint.operations()}); the SQL is built in {@code io.dpone.clickhouse}. A package leaves this
      * list never; one joins it once its callers are migrated. {@code publication} with every sub-package is here: its
      * cluster DDL, member statements and KeeperMap fence are the typed operations of {@code io.dpone.clickhouse.cluster}.
-     * {@code cdc.verify} reads and repairs serving datasets through {@code io.dpone.clickhouse.cdc}. Not yet here: the
-     * rest of {@code cdc}, still on the low-level {@code execute}/{@code query} path or quoting SQL;
-     * {@code source} and {@code demo} hold SQL Server SQL, the source dialect's.
+     * {@code cdc.verify} reads and repairs serving datasets, and {@code cdc.clickhouse} writes the CDC log, the
+     * checkpoints and the serving tables, through {@code io.dpone.clickhouse.cdc}; {@code cdc} itself, {@code
+     * cdc.runtime}, {@code cdc.local} and {@code cdc.handover} reach ClickHouse only through those. Not here:
+     * {@code source}, {@code demo} and {@code cdc.mssql} hold SQL Server SQL, the source dialect's; {@code cdc.bundle}
+     * checks the source with SQL Server catalogue calls too.
      */
     static final List<String> TYPED_CLICKHOUSE = List.of("io.dpone", "io.dpone.cli",
         "io.dpone.discover", "io.dpone.fleet", "io.dpone.serve", "io.dpone.certify", "io.dpone.status",
-        "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication", "io.dpone.cdc.verify");
+        "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication", "io.dpone.cdc",
+        "io.dpone.cdc.verify", "io.dpone.cdc.clickhouse", "io.dpone.cdc.runtime", "io.dpone.cdc.local",
+        "io.dpone.cdc.handover");
+
+    /** Entries that hold their own package only (their sub-packages are listed, or not, on their own). */
+    private static final java.util.Set<String> WITHOUT_SUBPACKAGES = java.util.Set.of("io.dpone", "io.dpone.cdc");
 
     private static boolean typedPackage(String pkg) {
-        return TYPED_CLICKHOUSE.stream().anyMatch(p -> p.equals("io.dpone") ? pkg.equals(p)
+        return TYPED_CLICKHOUSE.stream().anyMatch(p -> WITHOUT_SUBPACKAGES.contains(p) ? pkg.equals(p)
             : pkg.equals(p) || pkg.startsWith(p + "."));
     }
 
