@@ -131,6 +131,11 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             if (from != null && firstUnread.compareTo(min) < 0) {
                 throw resyncRequired(from, firstUnread, min);
             }
+            if (hop == 0 && shapeDiffers && allowCaptureInstanceDdl && successor(min) == null) {
+                // created as soon as a tick sees the mismatch, also when nothing is left to read: the changes before
+                // its start LSN are the ones that miss the table's new columns
+                createSuccessor();
+            }
             Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
             if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
                 return new CdcBatch(max == null ? null : max.hex(), null, List.of());
@@ -138,9 +143,6 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             // a second capture instance of the table takes over at its start LSN once this one no longer matches
             // the table: below it this instance is read, at and above it the new one (never both)
             Successor next = hop == 0 && shapeDiffers ? successor(min) : null;
-            if (next == null && hop == 0 && shapeDiffers && allowCaptureInstanceDdl) {
-                next = createSuccessor(min);
-            }
             if (next != null && firstUnread.compareTo(next.start()) >= 0) {
                 instance = next.name();
                 continue;
@@ -313,12 +315,12 @@ public final class SqlServerCdcReader implements CdcSourceReader {
 
     /**
      * With {@code --allow-capture-instance-ddl}: the instance being read no longer matches the table and the table
-     * has no later one, so the reader creates it ({@link CaptureInstanceDdl}, named {@code nextName(instance)}) and
-     * returns it once {@code cdc.change_tables} gives its start LSN (null until then: this tick reads on from the
-     * instance it reads, the next one hands over). Idempotent: an instance of that name already listed (created by an
+     * has no later one, so the reader creates it ({@link CaptureInstanceDdl}, named {@code nextName(instance)}); the
+     * hand-over follows once {@code cdc.change_tables} gives its start LSN (until then ticks read on from the
+     * instance they read). Idempotent: an instance of that name already listed (created by an
      * earlier tick that crashed before its commit, or by a tick running at the same moment) is never created again.
      */
-    private Successor createSuccessor(Lsn start) throws SQLException {
+    private void createSuccessor() throws SQLException {
         String name;
         try {
             name = CaptureInstanceDdl.nextName(instance);
@@ -329,7 +331,7 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         }
         List<Listed> all = listed();
         if (all.stream().anyMatch(l -> l.name().equalsIgnoreCase(name))) {
-            return null; // created before; its start LSN is not above this one's yet (the capture job sets it)
+            return; // created before; its start LSN is not above this one's yet (the capture job sets it)
         }
         if (all.size() >= 2) {
             throw new DponeException(CdcBlockers.blocker(CdcBlockers.SCHEMA_CHANGED, "source.cdc." + instance,
@@ -343,11 +345,10 @@ public final class SqlServerCdcReader implements CdcSourceReader {
             CaptureInstanceDdl.enable(connection, stream, instance, name);
         } catch (SQLException e) {
             if (listed().stream().anyMatch(l -> l.name().equalsIgnoreCase(name))) {
-                return successor(start); // another tick created it at the same moment
+                return; // another tick created it at the same moment
             }
             throw CaptureInstanceDdl.failed(stream, instance, name, e);
         }
-        return successor(start);
     }
 
     /**
