@@ -55,6 +55,10 @@ public final class CdcCommands implements Runnable {
         @Option(names = "--require-approved-bundle", paramLabel = "DIR", description = "live mode: refuse to read "
             + "unless the promotion bundle approved in DIR still matches the stream and its source")
         Path approvedBundle;
+        @Option(names = "--allow-capture-instance-ddl", description = "live mssql_cdc: when a table's capture "
+            + "instance no longer matches the table (a column added, dropped or retyped) and it has no later one, "
+            + "create its second capture instance (sys.sp_cdc_enable_table, needs db_owner) and hand over to it")
+        boolean allowCaptureInstanceDdl;
 
         @Override
         public Integer call() {
@@ -70,7 +74,7 @@ public final class CdcCommands implements Runnable {
             io.dpone.watchdog.PhaseWatchdog.runDirectory(outputDir);
             CdcRunOptions options = stream.builder(mode).eventsJson(eventsJson).checkpointJson(checkpointJson)
                 .outputDir(outputDir).connections(sourceConnectionId, sinkConnectionId).retry(retry.settings())
-                .build();
+                .allowCaptureInstanceDdl(allowCaptureInstanceDdl).build();
             CdcRuntimeRunReport report;
             try {
                 if (approvedBundle != null) {

@@ -218,7 +218,8 @@ public final class ServeConfigLoader {
             .captureInstance(n.path("capture_instance").asText(null))
             .maxEvents(n.has("max_events") ? n.get("max_events").asInt() : null)
             .valuePolicies(ValuePolicies.of(n.get("value_policy"))).tables(tables).selection(selection)
-            .retry(streamRetry(n.get("retry"), p + ".retry", serveRetry)).build();
+            .retry(streamRetry(n.get("retry"), p + ".retry", serveRetry))
+            .allowCaptureInstanceDdl(n.path("allow_capture_instance_ddl").asBoolean(false)).build();
         for (Blocker b : options.validate()) {
             invalid(p + "." + b.subject().replaceFirst("^--", "").replace('-', '_').replaceFirst("^(in|ex)clude_table",
                 "$1clude"), b.message());

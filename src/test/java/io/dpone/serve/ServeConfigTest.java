@@ -3,6 +3,7 @@ package io.dpone.serve;
 import java.nio.file.Files;
 import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,6 +173,41 @@ class ServeConfigTest {
             ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted("truncate")))).blockers();
         assertEquals(List.of("cdc_streams[0].value_policy.columns.born"),
             blockers.stream().map(Blocker::subject).toList(), blockers.toString());
+    }
+
+    @Test
+    void aLiveStreamMayAllowCaptureInstanceDdlAndOnlyAnMssqlCdcStream() {
+        Path manifest = Manifests.fullRefresh(dir, "sales", "db", null);
+        String stream = """
+            cdc_streams:
+              - name: orders
+                mode: live
+                schedule: {every: 1s}
+                source: mssql
+                sink: clickhouse
+                backend: %s
+                pipeline_name: orders-live
+                source_schema: dbo
+                source_table: orders
+                target_dataset: db.orders_cdc
+                unique_keys: [order_id]
+                source_connection_id: mssql_demo
+                sink_connection_id: clickhouse_demo
+                %s
+            """;
+        assertTrue(ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted(
+            "mssql_cdc", "allow_capture_instance_ddl: true"))).cdcStreams().get(0).options().allowCaptureInstanceDdl());
+        assertFalse(ServeConfigLoader.load(ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted(
+            "mssql_cdc", ""))).cdcStreams().get(0).options().allowCaptureInstanceDdl(), "off unless given");
+
+        List<Blocker> blockers = assertThrows(DponeException.class, () -> ServeConfigLoader.load(
+            ServeFixture.config(dir, manifest, "{every: 1h}", stream.formatted("mssql_change_tracking",
+                "allow_capture_instance_ddl: true")))).blockers();
+        assertEquals(List.of("cdc_streams[0].allow_capture_instance_ddl"),
+            blockers.stream().map(Blocker::subject).toList(), blockers.toString());
+        blockers = assertThrows(DponeException.class, () -> ServeConfigLoader.load(ServeFixture.config(dir, manifest,
+            "{every: 1h}", stream.formatted("mssql_cdc", "allow_capture_instance_ddl: yes please")))).blockers();
+        assertTrue(blockers.toString().contains("allow_capture_instance_ddl"), blockers.toString());
     }
 
     @Test

@@ -30,10 +30,21 @@ public final class LiveReaders {
      */
     public static CdcSourceReader reader(String backend, Connection source, StreamIdentity stream,
                                          String captureInstance, io.dpone.manifest.ValuePolicies policies) {
+        return reader(backend, source, stream, captureInstance, policies, false);
+    }
+
+    /**
+     * As above; {@code allowCaptureInstanceDdl} ({@code --allow-capture-instance-ddl}) lets the {@code mssql_cdc}
+     * reader create a table's second capture instance when the one it reads no longer matches the table.
+     */
+    public static CdcSourceReader reader(String backend, Connection source, StreamIdentity stream,
+                                         String captureInstance, io.dpone.manifest.ValuePolicies policies,
+                                         boolean allowCaptureInstanceDdl) {
         return switch (backend) {
             case SqlServerCdcReader.BACKEND -> new SqlServerCdcReader(source, stream, captureInstance != null
                 ? captureInstance
-                : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()), policies);
+                : SqlServerCdcReader.defaultCaptureInstance(stream.sourceSchema(), stream.sourceTable()), policies)
+                .allowingCaptureInstanceDdl(allowCaptureInstanceDdl);
             case SqlServerChangeTrackingReader.BACKEND ->
                 new SqlServerChangeTrackingReader(source, stream, changeTrackingSql(source), policies);
             default -> throw CdcBlockers.failure(CdcBlockers.MODE_UNSUPPORTED, "--backend",

@@ -54,6 +54,8 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     /** Whether the described instance's columns differ from the source table's (names or types). */
     private boolean shapeDiffers;
     private final io.dpone.manifest.ValuePolicies policies;
+    /** Whether the reader may create a table's second capture instance itself ({@link CaptureInstanceDdl}). */
+    private boolean allowCaptureInstanceDdl;
     private PayloadColumns columns;
     /** What the declared value policies changed in the batch being read. */
     private io.dpone.source.PolicyTally tally;
@@ -77,6 +79,16 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         this.captureInstance = captureInstance;
         this.instance = captureInstance;
         this.policies = policies;
+    }
+
+    /**
+     * Lets the reader create the table's second capture instance when the one it reads no longer matches the table
+     * and there is no later one ({@code --allow-capture-instance-ddl}; docs/cdc.md, "Schema changes"). Off by
+     * default: the reader then only reads.
+     */
+    public SqlServerCdcReader allowingCaptureInstanceDdl(boolean allow) {
+        this.allowCaptureInstanceDdl = allow;
+        return this;
     }
 
     /** The default capture instance name SQL Server gives a table: {@code <schema>_<table>}. */
@@ -118,6 +130,11 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 : resume != null ? resume.lsn() : committed == null ? min : committed.next();
             if (from != null && firstUnread.compareTo(min) < 0) {
                 throw resyncRequired(from, firstUnread, min);
+            }
+            if (hop == 0 && shapeDiffers && allowCaptureInstanceDdl && successor(min) == null) {
+                // created as soon as a tick sees the mismatch, also when nothing is left to read: the changes before
+                // its start LSN are the ones that miss the table's new columns
+                createSuccessor();
             }
             Lsn max = ChangeTableSql.lsn(connection, ChangeTableSql.MAX_LSN, null);
             if (max == null || (committed != null && resume == null && max.compareTo(committed) <= 0)) {
@@ -256,12 +273,13 @@ public final class SqlServerCdcReader implements CdcSourceReader {
     private record Successor(String name, Lsn start) {
     }
 
-    /**
-     * The capture instance of the stream's table created after the one being read ({@code cdc.change_tables}: a
-     * start LSN above {@code start}, the current instance's), or null. SQL Server allows two per table.
-     */
-    private Successor successor(Lsn start) throws SQLException {
-        Successor found = null;
+    /** A capture instance of the stream's table as {@code cdc.change_tables} lists it (start null: not established). */
+    private record Listed(String name, Lsn start) {
+    }
+
+    /** The capture instances of the stream's table ({@code cdc.change_tables}), names that are identifiers only. */
+    private List<Listed> listed() throws SQLException {
+        List<Listed> out = new ArrayList<>();
         try (PreparedStatement st = connection.prepareStatement(ChangeTableSql.INSTANCES)) {
             st.setString(1, SqlServerDialect.quote(stream.sourceSchema()) + "."
                 + SqlServerDialect.quote(stream.sourceTable()));
@@ -269,18 +287,68 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 while (rs.next()) {
                     String name = rs.getString(1);
                     byte[] lsn = rs.getBytes(2);
-                    if (name == null || lsn == null || name.equalsIgnoreCase(instance)
-                        || !io.dpone.manifest.Identifier.PATTERN.matcher(name).matches()) {
-                        continue;
-                    }
-                    Lsn at = Lsn.of(lsn);
-                    if (at.compareTo(start) > 0 && (found == null || at.compareTo(found.start()) < 0)) {
-                        found = new Successor(name, at);
+                    if (name != null && io.dpone.manifest.Identifier.PATTERN.matcher(name).matches()) {
+                        out.add(new Listed(name, lsn == null ? null : Lsn.of(lsn)));
                     }
                 }
             }
         }
+        return out;
+    }
+
+    /**
+     * The capture instance of the stream's table created after the one being read ({@code cdc.change_tables}: a
+     * start LSN above {@code start}, the current instance's), or null. SQL Server allows two per table.
+     */
+    private Successor successor(Lsn start) throws SQLException {
+        Successor found = null;
+        for (Listed l : listed()) {
+            if (l.start() == null || l.name().equalsIgnoreCase(instance)) {
+                continue;
+            }
+            if (l.start().compareTo(start) > 0 && (found == null || l.start().compareTo(found.start()) < 0)) {
+                found = new Successor(l.name(), l.start());
+            }
+        }
         return found;
+    }
+
+    /**
+     * With {@code --allow-capture-instance-ddl}: the instance being read no longer matches the table and the table
+     * has no later one, so the reader creates it ({@link CaptureInstanceDdl}, named {@code nextName(instance)}); the
+     * hand-over follows once {@code cdc.change_tables} gives its start LSN (until then ticks read on from the
+     * instance they read). Idempotent: an instance of that name already listed (created by an
+     * earlier tick that crashed before its commit, or by a tick running at the same moment) is never created again.
+     */
+    private void createSuccessor() throws SQLException {
+        String name;
+        try {
+            name = CaptureInstanceDdl.nextName(instance);
+        } catch (IllegalArgumentException e) {
+            throw CdcBlockers.failure(CdcBlockers.SCHEMA_CHANGED, "source.cdc." + instance, "capture instance "
+                + instance + " no longer matches " + stream.sourceTableName() + " and its successor's name is not "
+                + "an identifier; create the second capture instance yourself (docs/cdc.md, \"Schema changes\")");
+        }
+        List<Listed> all = listed();
+        if (all.stream().anyMatch(l -> l.name().equalsIgnoreCase(name))) {
+            return; // created before; its start LSN is not above this one's yet (the capture job sets it)
+        }
+        if (all.size() >= 2) {
+            throw new DponeException(CdcBlockers.blocker(CdcBlockers.SCHEMA_CHANGED, "source.cdc." + instance,
+                "capture instance " + instance + " no longer matches " + stream.sourceTableName() + ", and the table "
+                    + "already has two capture instances (" + String.join(", ", all.stream().map(Listed::name)
+                    .toList()) + "), none created after it: SQL Server allows two. Disable the one no stream reads "
+                    + "(sys.sp_cdc_disable_table) and run the tick again; nothing was read",
+                Map.of("capture_instance", instance, "capture_instances", all.stream().map(Listed::name).toList())));
+        }
+        try {
+            CaptureInstanceDdl.enable(connection, stream, instance, name);
+        } catch (SQLException e) {
+            if (listed().stream().anyMatch(l -> l.name().equalsIgnoreCase(name))) {
+                return; // another tick created it at the same moment
+            }
+            throw CaptureInstanceDdl.failed(stream, instance, name, e);
+        }
     }
 
     /**

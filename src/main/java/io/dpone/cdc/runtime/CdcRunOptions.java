@@ -18,14 +18,17 @@ import java.util.regex.Pattern;
  * (default {@link CdcTick#DEFAULT_MAX_EVENTS}) may be null; {@code valuePolicies} (live only: what a reader does with
  * a value ClickHouse cannot hold, as a manifest's {@code source.value_policy}) defaults to refusing; {@code retry} (the
  * tick's transient-fault retry budget, the shape of a manifest's {@code retry:} block) defaults to
- * {@link io.dpone.retry.RetrySettings#DEFAULT}.
+ * {@link io.dpone.retry.RetrySettings#DEFAULT}. {@code allowCaptureInstanceDdl} ({@code --allow-capture-instance-ddl},
+ * live {@code mssql_cdc} only): the reader may create a table's second capture instance when the one it reads no
+ * longer matches the table (docs/cdc.md, "Schema changes").
  */
 public record CdcRunOptions(CdcMode mode, String source, String sink, String backend, String pipelineName,
                             String sourceSchema, String sourceTable, String targetDataset, List<String> uniqueKeys,
                             Path eventsJson, Path checkpointJson, Path outputDir, String sourceConnectionId,
                             String sinkConnectionId, String credentialsSource, String captureInstance,
                             Integer maxEvents, ValuePolicies valuePolicies, List<Table> tables,
-                            io.dpone.retry.RetrySettings retry, TableSelection selection) {
+                            io.dpone.retry.RetrySettings retry, TableSelection selection,
+                            boolean allowCaptureInstanceDdl) {
     /** Live backends: SQL Server CDC change tables and SQL Server Change Tracking. */
     public static final List<String> LIVE_BACKENDS = List.of("mssql_cdc", "mssql_change_tracking");
     public static final int MAX_EVENTS_LIMIT = 1_000_000;
@@ -137,7 +140,8 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             .eventsJson(eventsJson).checkpointJson(checkpointJson).outputDir(outputDir)
             .sourceConnectionId(sourceConnectionId).sinkConnectionId(sinkConnectionId)
             .credentialsSource(credentialsSource).captureInstance(captureInstance).maxEvents(maxEvents)
-            .valuePolicies(valuePolicies).tables(tables).retry(retry).selection(selection);
+            .valuePolicies(valuePolicies).tables(tables).retry(retry).selection(selection)
+            .allowCaptureInstanceDdl(allowCaptureInstanceDdl);
     }
 
     /**
@@ -166,6 +170,7 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
         private List<Table> tables = List.of();
         private io.dpone.retry.RetrySettings retry;
         private TableSelection selection;
+        private boolean allowCaptureInstanceDdl;
 
         private Builder() {
         }
@@ -290,11 +295,20 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             return this;
         }
 
+        /**
+         * {@code --allow-capture-instance-ddl} (a serve stream's {@code allow_capture_instance_ddl}): the live
+         * {@code mssql_cdc} reader may create a table's second capture instance itself.
+         */
+        public Builder allowCaptureInstanceDdl(boolean v) {
+            allowCaptureInstanceDdl = v;
+            return this;
+        }
+
         public CdcRunOptions build() {
             return new CdcRunOptions(mode, source, sink, backend, pipelineName, sourceSchema, sourceTable,
                 targetDataset, uniqueKeys, eventsJson, checkpointJson, outputDir, sourceConnectionId,
                 sinkConnectionId, credentialsSource, captureInstance, maxEvents, valuePolicies, tables, retry,
-                selection);
+                selection, allowCaptureInstanceDdl);
         }
     }
 
@@ -348,6 +362,10 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             }
             if (captureInstance != null) {
                 out.add(invalid("--capture-instance", "--capture-instance is for --mode live"));
+            }
+            if (allowCaptureInstanceDdl) {
+                out.add(invalid("--allow-capture-instance-ddl", "--allow-capture-instance-ddl is for --mode live "
+                    + "--backend mssql_cdc (the live reader creates the capture instance on the source)"));
             }
             if (valuePolicies.declared() || !valuePolicies.columns().isEmpty()) {
                 out.add(invalid("--value-policy", "value policies apply where a live reader reads the source; "
@@ -484,6 +502,10 @@ public record CdcRunOptions(CdcMode mode, String source, String sink, String bac
             if (!"mssql_cdc".equals(backend)) {
                 out.add(invalid("--capture-instance", "--capture-instance is for --backend mssql_cdc"));
             }
+        }
+        if (allowCaptureInstanceDdl && !"mssql_cdc".equals(backend)) {
+            out.add(invalid("--allow-capture-instance-ddl", "--allow-capture-instance-ddl is for --backend mssql_cdc "
+                + "(capture instances are SQL Server CDC's)"));
         }
     }
 

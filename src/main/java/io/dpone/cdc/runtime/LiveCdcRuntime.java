@@ -76,7 +76,7 @@ public final class LiveCdcRuntime {
                  budget)) {
             CdcTick tick = tick(options, CdcRuntime.newRunId(), session::connection, (stream, instance) ->
                 new ReconnectingCdcReader(session, c -> LiveReaders.reader(options.backend(), c, stream, instance,
-                    options.valuePolicies()), budget), ch, spool);
+                    options.valuePolicies(), options.allowCaptureInstanceDdl()), budget), ch, spool);
             return runner.apply(tick.retries(budget));
         } finally {
             if (options.outputDir() == null) {
@@ -89,7 +89,7 @@ public final class LiveCdcRuntime {
     public static CdcTick tick(CdcRunOptions options, String runId, Connection source, ClickHouseEndpoint ch,
                                Path spoolDir) {
         return tick(options, runId, () -> source, (stream, instance) -> LiveReaders.reader(options.backend(), source,
-            stream, instance, options.valuePolicies()), ch, spoolDir);
+            stream, instance, options.valuePolicies(), options.allowCaptureInstanceDdl()), ch, spoolDir);
     }
 
     /**

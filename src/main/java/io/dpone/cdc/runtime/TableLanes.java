@@ -155,8 +155,11 @@ public final class TableLanes {
         // where each lane reads from: the stream's position, or its own when it is ahead (a table added earlier whose
         // snapshot position the stream has not reached), or the snapshot position of a table added in this tick
         Map<String, String> laneFrom = new LinkedHashMap<>();
+        // the capture instance each table reads when it is not its configured one (a recorded hand-over), else null
+        Map<String, String> laneInstance = new HashMap<>();
         for (Lane lane : lanes) {
             LaneStates.Entry e = recorded == null ? null : recorded.get(lane.name());
+            laneInstance.put(lane.name(), e == null ? null : e.captureInstance());
             if (e != null && !e.lane().equals(lane.table().streamId())) {
                 throw tagged(lane, List.of(CdcBlockers.blocker(CdcBlockers.CHECKPOINT_STREAM_MISMATCH, "offset.resume",
                     "the stream's checkpoint recorded " + lane.name() + " with another CDC log or other unique keys; "
@@ -182,7 +185,8 @@ public final class TableLanes {
         CdcOffset completeOffset = null;
         for (Lane lane : lanes) {
             String at = laneFrom.get(lane.name());
-            CdcOffset laneOffset = at == null ? null : new CdcOffset(from.backend(), at, from.snapshotComplete());
+            CdcOffset laneOffset = at == null ? null : new CdcOffset(from.backend(), at, from.snapshotComplete(), null,
+                laneInstance.get(lane.name()));
             CdcBatch sub = inLane(lane, () -> lane.reader().readBatch(laneOffset, maxEvents));
             subs.add(sub);
             columns.put(lane.name(), sub.columns());
@@ -218,7 +222,8 @@ public final class TableLanes {
             if (from != null && CdcPosition.compare(token, from.token()) < 0) {
                 token = from.token();
             }
-            return new CdcBatch(highWatermark, next(token, snap, laneFrom), List.of());
+            return new CdcBatch(highWatermark, next(token, snap, laneFrom, instances(subs, laneInstance, token,
+                null)), List.of());
         }
         // the highest position at or below the complete point whose changes, summed over every table, fit the cap
         BigInteger bound = null;
@@ -274,19 +279,50 @@ public final class TableLanes {
         if (from != null && CdcPosition.compare(nextToken, from.token()) < 0) {
             nextToken = from.token();
         }
-        return new CdcBatch(highWatermark, next(nextToken, snapshot, laneFrom), events, List.of(), null);
+        return new CdcBatch(highWatermark, next(nextToken, snapshot, laneFrom, instances(subs, laneInstance,
+            nextToken, bound)), events, List.of(), null);
     }
 
     /**
-     * The stream's next offset at {@code token}, with each table's state: its lane id, and its own position while
-     * that lies above {@code token}.
+     * The capture instance each table reads after this batch: the one its reader's next offset names (a hand-over to
+     * a second capture instance) once the stream's {@code token} reaches that offset, or once a change of the batch
+     * (at or below {@code bound}) was read from it, so the stream's position lies at or above the instance's start;
+     * else the one recorded before ({@code recorded}; null: the configured one). A recorded instance therefore never
+     * names one the stream's position lies below, and the next tick's reader finds the hand-over again until then.
      */
-    private CdcOffset next(String token, boolean snapshotComplete, Map<String, String> laneFrom) {
+    private Map<String, String> instances(List<CdcBatch> subs, Map<String, String> recorded, String token,
+                                          BigInteger bound) {
+        Map<String, String> out = new HashMap<>();
+        for (int i = 0; i < lanes.size(); i++) {
+            Lane lane = lanes.get(i);
+            CdcOffset next = subs.get(i).nextOffset();
+            String read = next == null ? null : next.captureInstance();
+            boolean reached = next != null && CdcPosition.compare(next.token(), token) <= 0;
+            if (!reached && read != null && bound != null) {
+                for (CdcEvent e : subs.get(i).changes()) {
+                    if (e.positionValue().value().compareTo(bound) <= 0
+                        && read.equals(e.metadata().get("capture_instance"))) {
+                        reached = true;
+                        break;
+                    }
+                }
+            }
+            out.put(lane.name(), reached ? read : recorded.get(lane.name()));
+        }
+        return out;
+    }
+
+    /**
+     * The stream's next offset at {@code token}, with each table's state: its lane id, its own position while that
+     * lies above {@code token}, and the capture instance it reads when that is not its configured one.
+     */
+    private CdcOffset next(String token, boolean snapshotComplete, Map<String, String> laneFrom,
+                           Map<String, String> instances) {
         Map<String, LaneStates.Entry> states = new LinkedHashMap<>();
         for (Lane lane : lanes) {
             String own = laneFrom.get(lane.name());
             states.put(lane.name(), new LaneStates.Entry(lane.table().streamId(),
-                own != null && CdcPosition.compare(own, token) > 0 ? own : null));
+                own != null && CdcPosition.compare(own, token) > 0 ? own : null, instances.get(lane.name())));
         }
         return new CdcOffset(stream.backend(), token, snapshotComplete, LaneStates.json(states));
     }

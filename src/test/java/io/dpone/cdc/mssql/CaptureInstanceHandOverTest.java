@@ -243,4 +243,152 @@ class CaptureInstanceHandOverTest {
             }
         }
     }
+
+    /** The capture instances {@code cdc.change_tables} lists, by name. */
+    static List<String> instances(H2CdcFixture fx) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = fx.connection.createStatement().executeQuery("SELECT capture_instance FROM "
+            + "cdc.change_tables ORDER BY start_lsn")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * --allow-capture-instance-ddl: without it a table that gained a column keeps being read from its only capture
+     * instance (nothing created, the column not captured); with it the tick creates the second instance itself
+     * (sys.sp_cdc_enable_table with the first one's role, net-changes, index and filegroup settings, every column of
+     * the table) and the stream hands over to it at its start LSN as it does to one the operator created.
+     */
+    @Test
+    void withTheFlagTheTickCreatesTheSecondCaptureInstanceAndHandsOverWithoutItNothingIsCreated() throws Exception {
+        String db = TestEngines.newDatabase("cdc_ci_ddl");
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.connection.createStatement().execute("UPDATE cdc.change_tables SET role_name = 'cdc_reader', "
+                + "index_name = 'pk_orders', filegroup_name = 'CDC_FG' WHERE capture_instance = 'dbo_orders'");
+            fx.txn().insert(row(1, "new", "1.00", null, null)).insert(row(2, "new", "2.00", null, null))
+                .insert(row(3, "new", "3.00", null, null)).commit();
+            CdcRunOptions plain = options(db, 2);
+            CdcRunOptions allowed = plain.toBuilder().allowCaptureInstanceDdl(true).build();
+            assertEquals(3, drain(plain, fx));
+
+            fx.addColumn("channel", "NVARCHAR(20)");
+            // only the first instance exists: it captures this change, without the new column
+            fx.txn().update(row(1, "new", "1.00", null, null), row(row(1, "paid", "1.00", null, null), "lost"))
+                .commit();
+            assertEquals(2, drain(plain, fx), "without the flag the stream reads its only instance on");
+            assertEquals(List.of("dbo_orders"), instances(fx), "nothing was created without the flag");
+            assertTrue(fx.enableTableCalls.isEmpty());
+            assertTrue(logColumn(db, "channel").isEmpty(), "the column is not captured");
+
+            CdcRuntimeRunReport created = tick(allowed, fx);
+            assertTrue(created.passed(), String.valueOf(created.blockers()));
+            assertEquals(List.of("dbo_orders", "dbo_orders_v2"), instances(fx));
+            assertEquals(1, fx.enableTableCalls.size());
+            assertEquals(java.util.Arrays.asList("dbo_orders_v2", "cdc_reader", true, "pk_orders", null, "CDC_FG"),
+                java.util.Arrays.asList(fx.enableTableCalls.get(0)), "the first instance's settings, every column");
+
+            fx.txn().insert(row(row(4, "new", "4.00", null, null), "web"))
+                .update(row(2, "new", "2.00", null, null), row(row(2, "paid", "2.00", null, null), "shop")).commit();
+            fx.txn().delete(row(3, "new", "3.00", null, null)).commit();
+            assertEquals(4, drain(allowed, fx));
+            assertEquals(1, fx.enableTableCalls.size(), "created once");
+            assertEquals("dbo_orders_v2", checkpoint(db, allowed).captureInstance());
+            List<String> columns = List.of("order_id", "status", "amount", "channel");
+            // the update committed before the instance existed keeps its channel only at the source
+            assertEquals(List.of("1|paid|1|lost", "2|paid|2|shop", "4|new|4|web"), source(fx, columns));
+            assertEquals(List.of("1|paid|1|\\N", "2|paid|2|shop", "4|new|4|web"), served(db, columns));
+
+            fx.disableCaptureInstance(H2CdcFixture.CAPTURE_INSTANCE);
+            fx.txn().update(row(row(4, "new", "4.00", null, null), "web"), row(row(4, "paid", "4.00", null, null),
+                "app")).commit();
+            assertEquals(2, drain(allowed, fx));
+            assertTrue(served(db, columns).contains("4|paid|4|app"));
+            assertEquals(1, fx.enableTableCalls.size(), "the new instance matches the table: nothing more created");
+        }
+    }
+
+    /**
+     * A crash between creating the second capture instance and committing the offset: the next tick finds the
+     * instance the crashed one created (its deterministic name) and hands over to it; nothing is created twice.
+     */
+    @Test
+    void aCrashAfterTheInstanceWasCreatedResumesOnTheInstanceItCreated() throws Exception {
+        String db = TestEngines.newDatabase("cdc_ci_ddl_crash");
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
+            CdcRunOptions o = options(db, 100).toBuilder().allowCaptureInstanceDdl(true).build();
+            assertEquals(1, drain(o, fx));
+            CdcOffset before = checkpoint(db, o);
+            fx.addColumn("channel", "NVARCHAR(20)");
+            fx.txn().insert(row(row(2, "new", "2.00", null, null), "early")).commit();
+
+            io.dpone.cdc.runtime.CdcTick crashing = LiveCdcRuntime.tick(o, CdcRuntime.newRunId(), fx.connection, ch,
+                dir.resolve("spool"));
+            io.dpone.cdc.runtime.CdcTick.Adapters a = crashing.adapters();
+            CdcRuntimeRunReport crashed = CdcTickRunner.run(new io.dpone.cdc.runtime.CdcTick(crashing.runId(), o,
+                new io.dpone.cdc.runtime.CdcTick.Adapters(a.reader(), a.idempotency(), a.applier(),
+                    new CrashOnCommit(a.offsets()), a.fence(), a.lanes()), 100));
+            assertFalse(crashed.passed() || crashed.committed());
+            assertEquals(List.of("dbo_orders", "dbo_orders_v2"), instances(fx), "created before the crash");
+            assertEquals(before, checkpoint(db, o), "nothing committed");
+
+            fx.txn().insert(row(row(3, "new", "3.00", null, null), "web")).commit();
+            assertEquals(1, drain(o, fx), "the insert of 2 was applied before the crash; 3 is new");
+            assertEquals(1, fx.enableTableCalls.size(), "the next tick used the instance the crashed one created");
+            assertEquals("dbo_orders_v2", checkpoint(db, o).captureInstance());
+            List<String> columns = List.of("order_id", "status", "amount", "channel");
+            assertEquals(List.of("1|new|1|\\N", "2|new|2|\\N", "3|new|3|web"), served(db, columns));
+        }
+    }
+
+    /** The table already has two capture instances, neither created after the one read: a typed blocker, no DDL. */
+    @Test
+    void aThirdInstanceIsNeverAttemptedTheBlockerSaysWhichToDisable() throws Exception {
+        String db = TestEngines.newDatabase("cdc_ci_ddl_two");
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
+            fx.enableCaptureInstance("dbo_orders_v2");
+            fx.txn().insert(row(2, "new", "2.00", null, null)).commit();
+            // the stream reads the newer instance; the older one stays enabled
+            CdcRunOptions o = options(db, 100).toBuilder().captureInstance("dbo_orders_v2")
+                .allowCaptureInstanceDdl(true).build();
+            assertEquals(1, drain(o, fx));
+            fx.addColumn("channel", "NVARCHAR(20)");
+            fx.txn().insert(row(row(3, "new", "3.00", null, null), "web")).commit();
+            CdcRuntimeRunReport r = tick(o, fx);
+            assertFalse(r.passed() || r.committed());
+            assertEquals(CdcBlockers.SCHEMA_CHANGED, r.blockers().get(0).code());
+            assertTrue(r.blockers().get(0).message().contains("already has two capture instances (dbo_orders, "
+                + "dbo_orders_v2)") && r.blockers().get(0).message().contains("sys.sp_cdc_disable_table"),
+                r.blockers().get(0).message());
+            assertTrue(fx.enableTableCalls.isEmpty());
+
+            fx.disableCaptureInstance(H2CdcFixture.CAPTURE_INSTANCE);
+            assertEquals(1, drain(o, fx));
+            assertEquals(List.of("dbo_orders_v2", "dbo_orders_v3"), instances(fx), "v2 is followed by v3");
+            fx.txn().insert(row(row(4, "new", "4.00", null, null), "app")).commit();
+            assertEquals(1, drain(o, fx));
+            assertEquals("dbo_orders_v3", checkpoint(db, o).captureInstance());
+            List<String> columns = List.of("order_id", "channel");
+            // the stream began on dbo_orders_v2, after the insert of 1
+            assertEquals(List.of("2|\\N", "3|\\N", "4|app"), served(db, columns));
+        }
+    }
+
+    /** An offset store whose commit crashes after every apply. */
+    private record CrashOnCommit(io.dpone.cdc.CdcOffsetStore inner) implements io.dpone.cdc.CdcOffsetStore {
+        @Override
+        public java.util.Optional<CdcOffset> load(io.dpone.cdc.StreamIdentity stream) {
+            return inner.load(stream);
+        }
+
+        @Override
+        public void commit(io.dpone.cdc.StreamIdentity stream, java.util.Optional<CdcOffset> expected,
+                           CdcOffset next, String writer) {
+            throw new IllegalStateException("the process died before the commit");
+        }
+    }
 }

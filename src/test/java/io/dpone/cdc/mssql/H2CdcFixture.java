@@ -68,17 +68,21 @@ public final class H2CdcFixture implements AutoCloseable {
             // reader's range and order; without it every H2 read scanned and sorted the whole table
             st.execute("CREATE INDEX dbo_orders_CT_clustered ON cdc.[dbo_orders_CT] ([__$start_lsn], [__$command_id], "
                 + "[__$seqval], [__$operation])");
-            st.execute("CREATE TABLE cdc.change_tables (capture_instance NVARCHAR(128), start_lsn BINARY(10))");
+            st.execute("CREATE TABLE cdc.change_tables (capture_instance NVARCHAR(128), start_lsn BINARY(10), "
+                + "source_object_id INT, role_name NVARCHAR(128), supports_net_changes BIT, index_name NVARCHAR(128), "
+                + "filegroup_name NVARCHAR(128))");
             st.execute("CREATE TABLE cdc.lsn_time_mapping (start_lsn BINARY(10), tran_end_time TIMESTAMP)");
             // the same sys.fn_cdc_* functions over the same cdc tables as the demo's CDC emulation
             String fns = io.dpone.demo.DemoCdcFunctions.class.getName();
             st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
-            st.execute("ALTER TABLE cdc.change_tables ADD COLUMN source_object_id INT");
             st.execute("CREATE ALIAS IF NOT EXISTS OBJECT_ID FOR \"" + H2CdcFixture.class.getName() + ".objectId\"");
-            st.execute("INSERT INTO cdc.change_tables VALUES ('" + CAPTURE_INSTANCE + "', X'" + hex(lsn(lsnCounter))
-                + "', 1)");
+            st.execute("CREATE ALIAS sys.sp_cdc_enable_table FOR \"" + H2CdcFixture.class.getName()
+                + ".spCdcEnableTable\"");
+            st.execute("INSERT INTO cdc.change_tables (capture_instance, start_lsn, source_object_id, role_name, "
+                + "supports_net_changes) VALUES ('" + CAPTURE_INSTANCE + "', X'" + hex(lsn(lsnCounter)) + "', 1, NULL, "
+                + "TRUE)");
         }
         for (String c : COLUMNS.split(", (?![0-9])")) {
             int sp = c.indexOf(' ');
@@ -86,6 +90,56 @@ public final class H2CdcFixture implements AutoCloseable {
         }
         instances.add(new Instance(CAPTURE_INSTANCE, lsn(lsnCounter),
             tableColumns.stream().map(c -> c[0]).toList()));
+        OPEN.put(databaseName(connection), this);
+    }
+
+    /** The open fixtures by H2 database name, for {@link #spCdcEnableTable} (called inside the database). */
+    private static final java.util.Map<String, H2CdcFixture> OPEN = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The {@code sys.sp_cdc_enable_table} calls the fixture answered, in order: {@code [capture_instance, role_name,
+     * supports_net_changes, index_name, captured_column_list, filegroup_name]}. */
+    public final List<Object[]> enableTableCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static String databaseName(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * {@code sys.sp_cdc_enable_table} as the JDBC call escape binds it, by position ({@code @source_schema,
+     * @source_name, @role_name, @capture_instance, @supports_net_changes, @index_name, @captured_column_list,
+     * @filegroup_name}): on {@code dbo.orders} only, a new capture instance of the table's current columns (as
+     * {@link #enableCaptureInstance}), recorded with the given settings; SQL Server's errors for a name that exists
+     * (22926) and a third instance (22928).
+     */
+    public static void spCdcEnableTable(Connection c, String schema, String name, String role, String captureInstance,
+                                        Boolean netChanges, String index, String columns, String filegroup)
+        throws SQLException {
+        H2CdcFixture fx = OPEN.get(databaseName(c));
+        if (fx == null || objectId(schema + "." + name) == null) {
+            throw new SQLException("the source table does not exist", "42000", 22963);
+        }
+        if (fx.instances.stream().anyMatch(i -> i.name().equalsIgnoreCase(captureInstance))) {
+            throw new SQLException("the capture instance name already exists", "42000", 22926);
+        }
+        if (fx.instances.size() >= 2) {
+            throw new SQLException("the source table already has two capture instances", "42000", 22928);
+        }
+        if (columns != null) {
+            throw new SQLException("the emulation captures every column (@captured_column_list NULL)", "42000", 0);
+        }
+        fx.enableTableCalls.add(new Object[] {captureInstance, role, netChanges, index, columns, filegroup});
+        fx.enableCaptureInstance(c, captureInstance);
+        try (PreparedStatement st = c.prepareStatement("UPDATE cdc.change_tables SET role_name = ?, "
+            + "supports_net_changes = ?, index_name = ?, filegroup_name = ? WHERE capture_instance = ?")) {
+            st.setString(1, role);
+            st.setObject(2, netChanges);
+            st.setString(3, index);
+            st.setString(4, filegroup);
+            st.setString(5, captureInstance);
+            st.executeUpdate();
+        }
     }
 
     /** {@code OBJECT_ID(name)}: 1 for dbo.orders (bracketed or not, any case), NULL for anything else. */
@@ -116,13 +170,18 @@ public final class H2CdcFixture implements AutoCloseable {
      * whose start LSN is the LSN the next transaction gets; returns that start LSN.
      */
     public byte[] enableCaptureInstance(String name) throws SQLException {
+        return enableCaptureInstance(connection, name);
+    }
+
+    private byte[] enableCaptureInstance(Connection connection, String name) throws SQLException {
         byte[] start = lsn(lsnCounter + 1);
         String columns = String.join(", ", tableColumns.stream().map(c -> c[0] + " " + c[1]).toList());
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE TABLE cdc.[" + name + "_CT] ([__$start_lsn] BINARY(10) NOT NULL, "
                 + "[__$seqval] BINARY(10) NOT NULL, [__$operation] INT NOT NULL, [__$update_mask] VARBINARY(128), "
                 + columns + ", [__$command_id] INT NOT NULL)");
-            st.execute("INSERT INTO cdc.change_tables VALUES ('" + name + "', X'" + hex(start) + "', 1)");
+            st.execute("INSERT INTO cdc.change_tables (capture_instance, start_lsn, source_object_id) VALUES ('" + name
+                + "', X'" + hex(start) + "', 1)");
         }
         instances.add(new Instance(name, start, tableColumns.stream().map(c -> c[0]).toList()));
         return start;
@@ -191,6 +250,7 @@ public final class H2CdcFixture implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
+        OPEN.values().remove(this);
         connection.close();
     }
 

@@ -27,8 +27,8 @@ class LiveCdcCliTest {
         io.dpone.testing.LiveCdcContext.clear();
     }
 
-    private static CliRun live(String backend, String dataset) {
-        return CliRun.of("ops", "cdc-runtime-run", "--mode", "live",
+    private static CliRun live(String backend, String dataset, String... more) {
+        String[] args = {"ops", "cdc-runtime-run", "--mode", "live",
             "--source", "mssql",
             "--sink", "clickhouse",
             "--backend", backend,
@@ -40,7 +40,10 @@ class LiveCdcCliTest {
             "--source-connection-id", "mssql-prod",
             "--sink-connection-id", "clickhouse-prod",
             "--credentials-source", "env",
-            "--format", "json");
+            "--format", "json"};
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return CliRun.of(all);
     }
 
     private static JsonNode json(String text) throws Exception {
@@ -87,6 +90,42 @@ class LiveCdcCliTest {
             fx.insert(row(2, "new", "2.00", null, null));
             io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
             assertTicks("mssql_change_tracking", TestEngines.newDatabase("cli_ct"));
+        }
+    }
+
+    /**
+     * --allow-capture-instance-ddl through the CLI: without it a table that gained a column gets no new capture
+     * instance; with it the tick creates dbo_orders_v2 and the next tick reads it (its report's offset names it).
+     * Refused for Change Tracking.
+     */
+    @Test
+    void allowCaptureInstanceDdl() throws Exception {
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
+            io.dpone.testing.LiveCdcContext.useEmbedded(dir, fx.url);
+            String dataset = TestEngines.newDatabase("cli_cdc_ddl") + ".orders_cdc";
+            CliRun first = live("mssql_cdc", dataset);
+            assertEquals(0, first.exitCode(), first.stderr());
+            fx.addColumn("channel", "NVARCHAR(20)");
+            CliRun plain = live("mssql_cdc", dataset);
+            assertEquals(0, plain.exitCode(), plain.stderr());
+            assertTrue(fx.enableTableCalls.isEmpty(), "no DDL without the flag");
+
+            CliRun created = live("mssql_cdc", dataset, "--allow-capture-instance-ddl");
+            assertEquals(0, created.exitCode(), created.stderr());
+            assertEquals(1, fx.enableTableCalls.size());
+            assertEquals("dbo_orders_v2", fx.enableTableCalls.get(0)[0]);
+            fx.txn().insert(row(row(2, "new", "2.00", null, null), "web")).commit();
+            CliRun next = live("mssql_cdc", dataset, "--allow-capture-instance-ddl");
+            assertEquals(0, next.exitCode(), next.stderr());
+            JsonNode r = json(next.stdout());
+            assertEquals(1, r.path("counts").path("applied").asLong());
+            assertEquals("dbo_orders_v2", r.path("offset_after").path("capture_instance").asText());
+            assertEquals(1, fx.enableTableCalls.size());
+
+            CliRun ct = live("mssql_change_tracking", dataset, "--allow-capture-instance-ddl");
+            assertEquals(1, ct.exitCode());
+            assertTrue(ct.stderr().contains("--allow-capture-instance-ddl is for --backend mssql_cdc"), ct.stderr());
         }
     }
 }

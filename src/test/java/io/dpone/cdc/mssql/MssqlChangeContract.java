@@ -466,6 +466,86 @@ abstract class MssqlChangeContract {
         }
     }
 
+    /** How many capture instances named {@code name} the server lists. */
+    static long instances(Connection c, String name) throws java.sql.SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM cdc.change_tables WHERE capture_instance "
+            + "= ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Issue 31 item 3, --allow-capture-instance-ddl: after an ALTER TABLE ... ADD, a stream without the flag reads its
+     * only capture instance on and creates nothing; with it the tick runs sys.sp_cdc_enable_table through the driver
+     * (the call escape, every value a parameter), the new instance {@code <instance>_v2} captures the column, and the
+     * stream hands over to it: the serving table gets the column's values.
+     */
+    @Test
+    void withAllowCaptureInstanceDdlTheTickCreatesTheSecondCaptureInstanceThroughTheDriver() throws Exception {
+        String db = TestEngines.newDatabase("twin_ci_ddl");
+        ch.execute("CREATE DATABASE " + ClickHouseSql.id(db));
+        try (Connection c = connect()) {
+            createOrders(c, "orders_ddl");
+            try (Statement st = c.createStatement()) {
+                st.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'orders_ddl', "
+                    + "@role_name = NULL");
+            }
+            writeChanges(c, "orders_ddl", 15, 5);
+            awaitCaptured(c, "orders_ddl", -1);
+            CdcRunOptions o = options(SqlServerCdcReader.BACKEND, "orders_ddl", db, 6);
+            tickUntilCaughtUp(o);
+
+            try (Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE dbo.orders_ddl ADD channel nvarchar(20) NULL");
+            }
+            tickUntilCaughtUp(o);
+            assertEquals(0, instances(c, "dbo_orders_ddl_v2"), "nothing is created without the flag");
+
+            CdcRunOptions allowed = o.toBuilder().allowCaptureInstanceDdl(true).build();
+            tickUntilCaughtUp(allowed);
+            assertEquals(1, instances(c, "dbo_orders_ddl_v2"), "the tick created the second capture instance");
+            try (Statement st = c.createStatement()) {
+                st.execute("UPDATE dbo.orders_ddl SET channel = N'web' WHERE order_id % 2 = 0");
+                st.execute("INSERT INTO dbo.orders_ddl (order_id, status, amount, note, channel) VALUES "
+                    + "(-3, N'new', 5.25, NULL, N'shop')");
+            }
+            writeChanges(c, "orders_ddl", 8, 6);
+            awaitCaptured(c, "orders_ddl", -2);
+            io.dpone.testing.Await.until(java.time.Duration.ofSeconds(120), "the new instance to capture", () -> {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM "
+                    + "cdc.[dbo_orders_ddl_v2_CT] WHERE order_id = -2 AND [__$operation] = 2")) {
+                    rs.next();
+                    return rs.getLong(1) > 0;
+                } catch (java.sql.SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            tickUntilCaughtUp(allowed);
+            assertEquals(1, instances(c, "dbo_orders_ddl_v2"));
+            assertEquals(0, instances(c, "dbo_orders_ddl_v3"), "created once");
+            assertEquals("dbo_orders_ddl_v2", new io.dpone.cdc.clickhouse.ClickHouseOffsetStore(ch, db,
+                io.dpone.cdc.runtime.ClickHouseCdcAdapters.OFFSETS_TABLE).load(o.stream()).orElseThrow()
+                .captureInstance(), "the checkpoint records the instance the tick created");
+            assertEquals(sourceRows(c, "orders_ddl"), materialized(db, "orders_ddl"));
+            List<List<String>> channels = new ArrayList<>();
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT order_id, channel FROM "
+                + "dbo.orders_ddl ORDER BY order_id")) {
+                while (rs.next()) {
+                    channels.add(List.of(String.valueOf(rs.getInt(1)), rs.getString(2) == null ? "\\N"
+                        : rs.getString(2)));
+                }
+            }
+            assertTrue(channels.contains(List.of("-3", "shop")), String.valueOf(channels));
+            assertEquals(channels, ch.query("SELECT toString(order_id), ifNull(channel, '\\\\N') FROM "
+                + ClickHouseSql.table(db, "orders_ddl_current") + " ORDER BY toInt64(order_id)"),
+                "the added column arrived in the serving table");
+        }
+    }
+
     @Test
     void aSnapshotHandOverWhileTheDriverWritesLosesAndRepeatsNothing() throws Exception {
         String db = TestEngines.newDatabase("twin_handover");
