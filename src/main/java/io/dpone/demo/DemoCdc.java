@@ -51,6 +51,7 @@ public final class DemoCdc {
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
+            DemoPermissions.install(st);
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO cdc.change_tables VALUES (?, ?)")) {
             ps.setString(1, CAPTURE_INSTANCE);
