@@ -207,14 +207,18 @@ class BundleChecksTest {
                 st.execute("GRANT SELECT ON dbo.ct_state TO tracker");
             }
             CdcPromotionBundle denied = build(o, context(fx.url, "tracker"), null, null);
-            assertFalse(denied.passed());
-            Check permissions = check(denied.checks(), "source_permissions");
-            // H2 hides a table its user may not read: the table check fails first, and the permissions are then
-            // not asked; where the table is visible, the permissions check names what is missing
-            assertTrue(codes(denied).contains("cdc_bundle.source_permission_missing")
-                || codes(denied).contains("source.table_missing"), String.valueOf(denied.blockers()));
-            assertTrue(permissions.status().name().equals("failed") || permissions.status().name().equals("skipped"),
-                permissions.toString());
+            // H2 lists the table to a user who may not read it: only the permissions check fails
+            assertEquals(Set.of("cdc_bundle.source_permission_missing"), codes(denied));
+            assertEquals("failed", check(denied.checks(), "source_permissions").status().name());
+            assertEquals("passed", check(denied.checks(), "capture_enabled").status().name());
+            assertEquals(List.of("SELECT", "VIEW CHANGE TRACKING"), denied.blockers().get(0).details().get("missing"));
+            assertEquals("source.change_tracking.dbo.orders", denied.blockers().get(0).subject());
+            try (Statement st = fx.connection.createStatement()) {
+                st.execute("GRANT SELECT ON dbo.orders TO tracker");
+            }
+            CdcPromotionBundle granted = build(o, context(fx.url, "tracker"), null, null);
+            assertTrue(granted.passed(), String.valueOf(granted.blockers()));
+            assertEquals(denied.digest(), granted.digest(), "permissions are checked, not pinned");
         }
     }
 
