@@ -135,7 +135,8 @@ class ArchitectureTest {
      */
     static final List<String> TYPED_CLICKHOUSE = List.of("io.dpone", "io.dpone.cli",
         "io.dpone.discover", "io.dpone.fleet", "io.dpone.serve", "io.dpone.certify", "io.dpone.status",
-        "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication", "io.dpone.cdc.verify");
+        "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication", "io.dpone.cdc.verify",
+        "io.dpone.cdc.bundle");
 
     private static boolean typedPackage(String pkg) {
         return TYPED_CLICKHOUSE.stream().anyMatch(p -> p.equals("io.dpone") ? pkg.equals(p)
