@@ -3,6 +3,7 @@ package io.dpone.cli;
 import io.dpone.cdc.bundle.BundleFiles;
 import io.dpone.cdc.bundle.CdcPromotionBundle;
 import io.dpone.cdc.bundle.PromotionChecks;
+import io.dpone.cdc.bundle.ServingPlan;
 import io.dpone.cdc.runtime.CdcMode;
 import io.dpone.cdc.runtime.CdcRunOptions;
 import io.dpone.connect.ConnectionContext;
@@ -46,6 +47,16 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
     @Option(names = "--tick-interval", paramLabel = "DURATION", description = "how often the stream will tick "
         + "(10s, 5m, 1h): the capture cleanup job must keep changes at least twice as long")
     String tickInterval;
+    @Option(names = "--materialize-target", paramLabel = "DB.TABLE|SCHEMA.TABLE=DB.TABLE", description = "the "
+        + "serving table the stream's log is materialized into (a multi-table stream: one per table, "
+        + "SCHEMA.TABLE=DB.TABLE): it must not exist yet or be dpone's serving table of that log")
+    java.util.List<String> materializeTargets;
+    @Option(names = "--materialize-mode", defaultValue = "rebuild", description = "with --materialize-target: "
+        + "rebuild or incremental (default: ${DEFAULT-VALUE})")
+    String materializeMode;
+    @Option(names = "--materialize-delete-mode", defaultValue = "exclude_deleted", description = "with "
+        + "--materialize-target: exclude_deleted or tombstone (default: ${DEFAULT-VALUE})")
+    String materializeDeleteMode;
 
     @Override
     public Integer call() {
@@ -67,7 +78,7 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
             return blocked(e);
         }
         CdcPromotionBundle bundle = PromotionChecks.build(options, context,
-            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"), interval);
+            alias -> ConnectionReach.reach(context, alias, "--sink-connection-id"), interval, serving(options));
         if (!approve) {
             BundleFiles.write(outputDir, bundle);
             return Output.emit(bundle.passed(), bundle, text(bundle), format);
@@ -80,6 +91,30 @@ public final class CdcPromotionBundleCommand implements Callable<Integer> {
         }
         return Output.emit(true, approval, "cdc-promotion-bundle approved: stream " + stream.pipelineName + ", digest "
             + approval.get("digest") + ", by " + approver + " at " + approval.get("approved_at") + "\n", format);
+    }
+
+    /** The serving target(s) of {@code --materialize-target}, null when none is named. */
+    private ServingPlan serving(CdcRunOptions options) {
+        if (materializeTargets == null || materializeTargets.isEmpty()) {
+            return null;
+        }
+        if (!options.multiTable()) {
+            if (materializeTargets.size() > 1 || materializeTargets.get(0).contains("=")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--materialize-target: a single-table "
+                    + "stream takes one DB.TABLE");
+            }
+            return new ServingPlan(materializeMode, materializeDeleteMode, materializeTargets.get(0), null, null);
+        }
+        Map<String, String> targets = new LinkedHashMap<>();
+        for (String t : materializeTargets) {
+            int eq = t.indexOf('=');
+            if (eq <= 0 || eq == t.length() - 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--materialize-target: a multi-table "
+                    + "stream takes SCHEMA.TABLE=DB.TABLE per table");
+            }
+            targets.put(t.substring(0, eq), t.substring(eq + 1));
+        }
+        return new ServingPlan(materializeMode, materializeDeleteMode, null, targets, null);
     }
 
     private int blocked(DponeException e) {

@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
  * {@code dbo_sales} as SQL Server lays it out ({@code cdc.dbo_sales_CT} with {@code __$start_lsn}, {@code __$seqval},
  * {@code __$operation}, {@code __$command_id}; {@code cdc.change_tables}; {@code cdc.lsn_time_mapping}) and the
  * functions {@code sys.fn_cdc_get_min_lsn}, {@code sys.fn_cdc_get_max_lsn} and {@code sys.fn_cdc_map_lsn_to_time}
- * ({@link DemoCdcFunctions}), so {@code dpone ops cdc-runtime-run --mode live --backend mssql_cdc} and a snapshot
- * hand-over run on the embedded default exactly as against SQL Server. {@link #changes} writes changes to
+ * ({@link DemoCdcFunctions}), with SQL Server's permission functions ({@link DemoPermissions}, which the promotion
+ * bundle's {@code source_permissions} check asks), so {@code dpone ops cdc-runtime-run --mode live --backend
+ * mssql_cdc} and a snapshot hand-over run on the embedded default exactly as against SQL Server. {@link #changes} writes changes to
  * {@code dbo.sales} the way SQL Server's capture job records them: updates (before and after image), inserts,
  * deletes and primary-key changes (a delete and an insert), each transaction at one new LSN. Only for H2: a real
  * SQL Server enables CDC with {@code sys.sp_cdc_enable_table}.
@@ -51,6 +52,7 @@ public final class DemoCdc {
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
             st.execute("CREATE ALIAS IF NOT EXISTS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
+            DemoPermissions.install(st);
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO cdc.change_tables VALUES (?, ?)")) {
             ps.setString(1, CAPTURE_INSTANCE);

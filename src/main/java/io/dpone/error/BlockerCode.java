@@ -104,6 +104,10 @@ public enum BlockerCode {
     CDC_BUNDLE_NOT_APPROVED("cdc_bundle.not_approved"),
     CDC_BUNDLE_SINK_LOG_MISMATCH("cdc_bundle.sink_log_mismatch"),
     CDC_BUNDLE_RETENTION_TOO_SHORT("cdc_bundle.retention_too_short"),
+    CDC_BUNDLE_SOURCE_PERMISSION_MISSING("cdc_bundle.source_permission_missing"),
+    CDC_BUNDLE_SINK_PRIVILEGE_MISSING("cdc_bundle.sink_privilege_missing"),
+    CDC_BUNDLE_SERVING_TARGET_NOT_OWNED("cdc_bundle.serving_target_not_owned"),
+    CDC_BUNDLE_SERVING_CONFIG_INVALID("cdc_bundle.serving_config_invalid"),
     // CDC ClickHouse materialization (io.dpone.cdc.clickhouse.CdcMaterializer holds the same strings)
     CDC_MATERIALIZE_INVALID_ARGUMENT("cdc_materialize.invalid_argument"),
     CDC_MATERIALIZE_LOG_MISSING("cdc_materialize.log_missing"),

@@ -221,12 +221,20 @@ public final class CdcStreamJob implements Processor {
         if (stream.approvedBundle() != null) {
             try {
                 io.dpone.cdc.bundle.ApprovedBundle.require(stream.approvedBundle(), tick.options(), context,
-                    alias -> ConnectionReach.reach(context, alias, "sink_connection_id"), stream.schedule().every());
+                    alias -> ConnectionReach.reach(context, alias, "sink_connection_id"), stream.schedule().every(),
+                    serving(stream.materialize()));
             } catch (io.dpone.error.DponeException e) {
                 return CdcTickRunner.refused(tick, e.blockers());
             }
         }
         return CdcTickRunner.run(camel, tick);
+    }
+
+    /** The bundle's view of the stream's materialization ({@code serving_target}); null without one. */
+    private static io.dpone.cdc.bundle.ServingPlan serving(ServeConfig.Materialize m) {
+        return m == null ? null : new io.dpone.cdc.bundle.ServingPlan(m.mode() == null ? null : m.mode().name(),
+            m.deleteMode() == null ? null : m.deleteMode().name(), m.targetDataset(), m.tableTargets(),
+            m.targetTemplate());
     }
 
     @Override

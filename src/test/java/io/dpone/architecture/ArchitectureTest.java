@@ -131,15 +131,16 @@ class ArchitectureTest {
      * cluster DDL, member statements and KeeperMap fence are the typed operations of {@code io.dpone.clickhouse.cluster}.
      * {@code cdc.verify} reads and repairs serving datasets, and {@code cdc.clickhouse} writes the CDC log, the
      * checkpoints and the serving tables, through {@code io.dpone.clickhouse.cdc}; {@code cdc} itself, {@code
-     * cdc.runtime}, {@code cdc.local} and {@code cdc.handover} reach ClickHouse only through those. Not here:
-     * {@code source}, {@code demo} and {@code cdc.mssql} hold SQL Server SQL, the source dialect's; {@code cdc.bundle}
-     * checks the source with SQL Server catalogue calls too.
+     * cdc.runtime}, {@code cdc.local}, {@code cdc.handover} and {@code cdc.bundle} (whose sink checks are {@code
+     * clickhouse.cdc.SinkGrants}, its source catalogue statements {@code source.SqlServerCatalogSql}) reach ClickHouse
+     * only through those. Not here: {@code source}, {@code demo} and {@code cdc.mssql} hold SQL Server SQL, the source
+     * dialect's.
      */
     static final List<String> TYPED_CLICKHOUSE = List.of("io.dpone", "io.dpone.cli",
         "io.dpone.discover", "io.dpone.fleet", "io.dpone.serve", "io.dpone.certify", "io.dpone.status",
         "io.dpone.lineage", "io.dpone.route", "io.dpone.camel", "io.dpone.publication", "io.dpone.cdc",
         "io.dpone.cdc.verify", "io.dpone.cdc.clickhouse", "io.dpone.cdc.runtime", "io.dpone.cdc.local",
-        "io.dpone.cdc.handover");
+        "io.dpone.cdc.handover", "io.dpone.cdc.bundle");
 
     /** Entries that hold their own package only (their sub-packages are listed, or not, on their own). */
     private static final java.util.Set<String> WITHOUT_SUBPACKAGES = java.util.Set.of("io.dpone", "io.dpone.cdc");

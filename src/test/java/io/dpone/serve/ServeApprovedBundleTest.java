@@ -108,6 +108,83 @@ class ServeApprovedBundleTest {
         }
     }
 
+    /**
+     * A stream that materializes, with {@code approved_bundle}: each tick's bundle check also checks the serving
+     * targets of its {@code materialize} block (checked, not pinned: the bundle was approved without them). After
+     * the first materialization the targets are dpone's serving tables of the logs, and the stream keeps ticking;
+     * a target that is someone else's table refuses the tick with {@code cdc_bundle.serving_target_not_owned}.
+     */
+    @Test
+    void aMaterializingStreamKeepsTickingOverItsOwnTargetsAndIsRefusedOverSomeoneElses() throws Exception {
+        String db = TestEngines.newDatabase("serve_bundle_served");
+        String url = TestEngines.newH2Url();
+        try (H2MultiTableCdcFixture fx = new H2MultiTableCdcFixture(url, "customers", "orders");
+             ClickHouseEndpoint ch = TestEngines.clickhouse()) {
+            fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(1, "o", "1.00")).commit();
+            ConnectionContext context = TestEngines.context(url);
+            CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
+                .backend("mssql_cdc").pipelineName("shop-served")
+                .tables(List.of(new CdcRunOptions.Table("dbo", "customers", db + ".customers_cdc", List.of("id")),
+                    new CdcRunOptions.Table("dbo", "orders", db + ".orders_cdc", List.of("id"))))
+                .connections(TestEngines.SOURCE, TestEngines.CLICKHOUSE).maxEvents(1000).build();
+            Path bundleDir = dir.resolve("bundles/served");
+            CdcPromotionBundle bundle = PromotionChecks.build(options, context,
+                alias -> ConnectionReach.reach(context, alias, "test"));
+            assertTrue(bundle.passed(), String.valueOf(bundle.blockers()));
+            BundleFiles.write(bundleDir, bundle);
+            BundleFiles.approve(bundleDir, bundle, "Jane Doe", Instant.now());
+            Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
+            String stream = """
+                cdc_streams:
+                  - name: %s
+                    mode: live
+                    schedule: {every: 200ms, start_after: 100ms}
+                    source: mssql
+                    sink: clickhouse
+                    backend: mssql_cdc
+                    pipeline_name: shop-served
+                    tables:
+                      - {source_schema: dbo, source_table: customers, target_dataset: %s.customers_cdc, unique_keys: [id],
+                         materialize_target: %s.customers}
+                      - {source_schema: dbo, source_table: orders, target_dataset: %s.orders_cdc, unique_keys: [id],
+                         materialize_target: %s.%s}
+                    source_connection_id: %s
+                    sink_connection_id: %s
+                    max_events: 1000
+                    approved_bundle: %s
+                    materialize: {mode: rebuild, delete_mode: exclude_deleted}
+                """;
+            String served = "io.dpone:type=cdc,name=shop_served";
+            ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest,
+                "{every: 1h, start_after: 1h}", stream.formatted("shop_served", db, db, db, db, "orders",
+                    TestEngines.SOURCE, TestEngines.CLICKHOUSE, bundleDir)));
+            try (ServeRuntime serve = ServeRuntime.start(config, context, Map.of())) {
+                await(Duration.ofSeconds(30), "the first materialization", () -> (Long) jmx(served,
+                    "Materializations") >= 1);
+                long ticks = (Long) jmx(served, "Ticks");
+                await(Duration.ofSeconds(30), "two more ticks over the materialized targets",
+                    () -> (Long) jmx(served, "Ticks") >= ticks + 2);
+                assertEquals("passed", jmx(served, "LastStatus"), () -> (String) jmx(served, "LastBlockerCodes"));
+                assertEquals(0L, jmx(served, "FailedTicks"));
+            }
+
+            ch.execute("CREATE TABLE " + ClickHouseSql.table(db, "finance_orders") + " (id Int32) ENGINE = MergeTree "
+                + "ORDER BY id");
+            String foreign = "io.dpone:type=cdc,name=shop_foreign";
+            ServeConfig other = ServeConfigLoader.load(ServeFixture.config(dir, manifest,
+                "{every: 1h, start_after: 1h}", stream.formatted("shop_foreign", db, db, db, db, "finance_orders",
+                    TestEngines.SOURCE, TestEngines.CLICKHOUSE, bundleDir)));
+            try (ServeRuntime serve = ServeRuntime.start(other, context, Map.of())) {
+                await(Duration.ofSeconds(30), "a tick refused over someone else's table",
+                    () -> "cdc_bundle.serving_target_not_owned".equals(jmx(foreign, "LastBlockerCodes")));
+                assertEquals("failed", jmx(foreign, "LastStatus"));
+            }
+            assertEquals("0", ch.query("SELECT count() FROM " + ClickHouseSql.table(db, "finance_orders")).get(0)
+                .get(0), "someone else's table untouched");
+            ch.execute("DROP DATABASE IF EXISTS " + ClickHouseSql.id(db));
+        }
+    }
+
     @Test
     void approvedBundleIsForLiveStreamsOnly() throws Exception {
         Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);

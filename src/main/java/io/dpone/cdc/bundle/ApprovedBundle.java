@@ -35,6 +35,13 @@ public final class ApprovedBundle {
     /** As above, the capture cleanup job's retention checked against {@code tickInterval} (null: not compared). */
     public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
                                  Function<String, String> sinkReach, java.time.Duration tickInterval) {
+        return require(dir, options, context, sinkReach, tickInterval, null);
+    }
+
+    /** As above, the stream's serving target checked too ({@code serving_target}; null: none). */
+    public static String require(Path dir, CdcRunOptions options, ConnectionContext context,
+                                 Function<String, String> sinkReach, java.time.Duration tickInterval,
+                                 ServingPlan serving) {
         if (options.mode() != CdcMode.live) {
             throw new DponeException(BlockerCode.CDC_INVALID_ARGUMENT, "--require-approved-bundle",
                 "--require-approved-bundle is for --mode live (a bundle checks a live source)");
@@ -44,7 +51,7 @@ public final class ApprovedBundle {
             throw new DponeException(invalid);
         }
         Approval approved = approval(dir.resolve(CdcPromotionBundle.APPROVAL_FILE));
-        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach, tickInterval);
+        CdcPromotionBundle now = PromotionChecks.build(options, context, sinkReach, tickInterval, serving);
         BundleFiles.drift(approved.digest(), approved.tables(), now, "the approved bundle");
         if (!now.passed()) {
             throw new DponeException(now.blockers());

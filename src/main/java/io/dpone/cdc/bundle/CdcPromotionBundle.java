@@ -15,7 +15,8 @@ import java.util.Map;
  * <p>A multi-table stream ({@code --table}) has {@code tables}: one {@link TableBundle} per table, in the stream's
  * order, with that table's checks, columns, source facts, blockers and digest; its {@code stream} names the tables
  * ({@code stream.tables}), its {@code checks} are the stream's own ({@code stream_options}, {@code source_reachable},
- * {@code sink_reachable}), its {@code columns} are empty, its {@code source} is {@code {"backend": ..., "tables":
+ * {@code cleanup_retention}, {@code sink_reachable}, {@code sink_privileges}, {@code offset_store}), its
+ * {@code columns} are empty, its {@code source} is {@code {"backend": ..., "tables":
  * {"schema.table": facts, ...}}} (sorted by table) and its {@code blockers} are every blocker, the stream's then each
  * table's (each with {@code details.table}). A single-table stream has no {@code tables} field: its document is the
  * one it was before multi-table bundles existed, and so is its digest.
@@ -43,8 +44,9 @@ public record CdcPromotionBundle(String schema, boolean passed, Map<String, Obje
 
     /**
      * One table of a multi-table stream: its configuration (as {@code --table} names it, with its capture instance),
-     * whether its checks passed, its checks ({@code source_table}, {@code capture_enabled}, {@code unique_keys},
-     * {@code column_types}), its columns, its source facts (null when unread), its blockers, and {@code digest}:
+     * whether its checks passed, its checks ({@code source_table}, {@code capture_enabled},
+     * {@code source_permissions}, {@code unique_keys}, {@code column_types}, {@code sink_log},
+     * {@code serving_target}), its columns, its source facts (null when unread), its blockers, and {@code digest}:
      * SHA-256 over the canonical JSON of {@code {"stream": the table's configuration, "source": its facts}}, which an
      * approval records so that a drift names the table.
      *

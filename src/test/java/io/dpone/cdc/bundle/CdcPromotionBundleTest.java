@@ -132,8 +132,8 @@ class CdcPromotionBundleTest {
                     c.path("status").asText(), c.toString());
             });
             assertEquals(List.of("stream_options", "source_reachable", "source_table", "capture_enabled",
-                "unique_keys", "column_types", "cleanup_retention", "sink_reachable", "sink_log", "offset_store"),
-                ids);
+                "source_permissions", "unique_keys", "column_types", "cleanup_retention", "sink_reachable",
+                "sink_privileges", "sink_log", "serving_target", "offset_store"), ids);
             assertEquals("dbo_orders", b.path("stream").path("capture_instance").asText());
             assertEquals("dbo_orders", b.path("source").path("capture_instance").asText());
             assertEquals(5, b.path("source").path("captured_columns").size());
@@ -259,6 +259,31 @@ class CdcPromotionBundleTest {
             CliRun off = bundle(dir.resolve("ct3"), "mssql_change_tracking", "orders", List.of("order_id"));
             assertEquals(1, off.exitCode());
             assertEquals(Set.of("cdc_runtime.source_not_enabled"), codes(file(dir.resolve("ct3"))));
+        }
+    }
+
+    @Test
+    void theServingTargetOfTheCommandLineIsChecked() throws Exception {
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url()); var ch = TestEngines.clickhouse()) {
+            String db = TestEngines.newAtomicDatabase(ch, "bundle_cli_serving");
+            dataset = db + ".orders_cdc";
+            context(fx.url);
+            ch.execute("CREATE TABLE " + io.dpone.clickhouse.ClickHouseSql.table(db, "orders") + " (id Int32) "
+                + "ENGINE = MergeTree ORDER BY id");
+            CliRun taken = bundle(dir.resolve("taken"), "mssql_cdc", "orders", List.of("order_id"),
+                "--materialize-target", db + ".orders", "--materialize-mode", "incremental");
+            assertEquals(1, taken.exitCode(), taken.stdout());
+            JsonNode b = file(dir.resolve("taken"));
+            assertEquals(Set.of("cdc_bundle.serving_target_not_owned"), codes(b));
+            assertEquals("--materialize-target", b.path("blockers").get(0).path("subject").asText());
+            CliRun free = bundle(dir.resolve("free"), "mssql_cdc", "orders", List.of("order_id"),
+                "--materialize-target", db + ".orders_served", "--materialize-mode", "incremental");
+            assertEquals(0, free.exitCode(), free.stderr());
+            assertEquals(b.path("digest"), file(dir.resolve("free")).path("digest"));
+            CliRun twoTargets = bundle(dir.resolve("two"), "mssql_cdc", "orders", List.of("order_id"),
+                "--materialize-target", db + ".a", "--materialize-target", db + ".b");
+            assertEquals(2, twoTargets.exitCode(), twoTargets.stderr());
+            ch.execute("DROP DATABASE IF EXISTS " + io.dpone.clickhouse.ClickHouseSql.id(db));
         }
     }
 

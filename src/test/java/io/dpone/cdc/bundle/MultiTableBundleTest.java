@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @io.dpone.testing.EngineTest
 class MultiTableBundleTest {
-    private static final List<String> TABLE_CHECKS = List.of("source_table", "capture_enabled", "unique_keys",
-        "column_types", "sink_log");
+    private static final List<String> TABLE_CHECKS = List.of("source_table", "capture_enabled",
+        "source_permissions", "unique_keys", "column_types", "sink_log", "serving_target");
     static ClickHouseEndpoint ch;
 
     @TempDir
@@ -134,7 +134,7 @@ class MultiTableBundleTest {
             assertTrue(b.path("passed").asBoolean());
             assertEquals(0, b.path("blockers").size());
             assertEquals(List.of("stream_options", "source_reachable", "cleanup_retention", "sink_reachable",
-                "offset_store"), ids(b.path("checks")));
+                "sink_privileges", "offset_store"), ids(b.path("checks")));
             // the emulation has no msdb.dbo.cdc_jobs (see theCleanupJobsRetentionIsCheckedAgainstTheTickInterval)
             b.path("checks").forEach(c -> assertEquals(c.path("id").asText().equals("cleanup_retention") ? "skipped"
                 : "passed", c.path("status").asText(), c.toString()));

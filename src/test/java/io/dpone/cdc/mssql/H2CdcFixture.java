@@ -77,6 +77,7 @@ public final class H2CdcFixture implements AutoCloseable {
             st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
+            io.dpone.demo.DemoPermissions.install(st);
             st.execute("CREATE ALIAS IF NOT EXISTS OBJECT_ID FOR \"" + H2CdcFixture.class.getName() + ".objectId\"");
             st.execute("CREATE ALIAS sys.sp_cdc_enable_table FOR \"" + H2CdcFixture.class.getName()
                 + ".spCdcEnableTable\"");

@@ -24,7 +24,10 @@ import org.h2.tools.SimpleResultSet;
  *       {@code dbo.ct_log(version, op, order_id)} the fixture writes;</li>
  *   <li>{@code CHANGE_TRACKING_CURRENT_VERSION()}, {@code CHANGE_TRACKING_MIN_VALID_VERSION(object_id)} and
  *       {@code OBJECT_ID(name)} are {@code CREATE ALIAS} functions over {@code dbo.ct_state}; a table that is not
- *       tracked has no object id here, so its min valid version is NULL, as on SQL Server.</li>
+ *       tracked has no object id here, so its min valid version is NULL, as on SQL Server;</li>
+ *   <li>{@code sys.change_tracking_databases} (one row: auto cleanup on, {@code CHANGE_RETENTION} 2 days, SQL
+ *       Server's default; {@link #retention}) and the permission functions of {@code io.dpone.demo.DemoPermissions}
+ *       ({@code HAS_PERMS_BY_NAME}, {@code IS_ROLEMEMBER}), and {@code DB_ID()} (1).</li>
  * </ul>
  */
 public final class H2ChangeTrackingFixture implements AutoCloseable {
@@ -52,7 +55,18 @@ public final class H2ChangeTrackingFixture implements AutoCloseable {
             st.execute("CREATE ALIAS CHANGE_TRACKING_MIN_VALID_VERSION FOR \"" + cls + ".minValidVersion\"");
             st.execute("CREATE ALIAS OBJECT_ID FOR \"" + cls + ".objectId\"");
             st.execute("CREATE ALIAS ct_changes FOR \"" + cls + ".changes\"");
+            // SQL Server's default: auto cleanup on, CHANGE_RETENTION = 2 DAYS
+            st.execute("CREATE TABLE sys.change_tracking_databases (database_id INT, is_auto_cleanup_on TINYINT, "
+                + "retention_period INT, retention_period_units TINYINT, retention_period_units_desc NVARCHAR(60))");
+            st.execute("INSERT INTO sys.change_tracking_databases VALUES (1, 1, 2, 3, 'DAYS')");
+            st.execute("CREATE ALIAS DB_ID FOR \"" + cls + ".dbId\"");
+            io.dpone.demo.DemoPermissions.install(st);
         }
+    }
+
+    /** {@code DB_ID()}: the emulation's one database. */
+    public static Integer dbId() {
+        return 1;
     }
 
     public static Long currentVersion(Connection c) throws SQLException {
@@ -164,6 +178,20 @@ public final class H2ChangeTrackingFixture implements AutoCloseable {
     public void cleanup(long minValid) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement("UPDATE dbo.ct_state SET min_valid = ?")) {
             st.setLong(1, minValid);
+            st.executeUpdate();
+        }
+    }
+
+    /**
+     * {@code ALTER DATABASE ... SET CHANGE_TRACKING (CHANGE_RETENTION = period units, AUTO_CLEANUP = ON|OFF)}:
+     * what {@code sys.change_tracking_databases} says ({@code units}: 1 minutes, 2 hours, 3 days).
+     */
+    public void retention(int period, int units, boolean autoCleanup) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("UPDATE sys.change_tracking_databases SET "
+            + "retention_period = ?, retention_period_units = ?, is_auto_cleanup_on = ?")) {
+            st.setInt(1, period);
+            st.setInt(2, units);
+            st.setInt(3, autoCleanup ? 1 : 0);
             st.executeUpdate();
         }
     }

@@ -66,6 +66,7 @@ public final class H2CompositeKeyCdcFixture implements AutoCloseable {
             st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
+            io.dpone.demo.DemoPermissions.install(st);
             st.execute("INSERT INTO cdc.change_tables VALUES ('" + CAPTURE_INSTANCE + "', X'"
                 + H2CdcFixture.hex(H2CdcFixture.lsn(lsnCounter)) + "')");
         }

@@ -58,6 +58,7 @@ public final class H2MultiTableCdcFixture implements AutoCloseable {
             st.execute("CREATE ALIAS sys.fn_cdc_map_lsn_to_time FOR \"" + fns + ".mapLsnToTime\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_max_lsn FOR \"" + fns + ".maxLsn\"");
             st.execute("CREATE ALIAS sys.fn_cdc_get_min_lsn FOR \"" + fns + ".minLsn\"");
+            io.dpone.demo.DemoPermissions.install(st);
             for (String t : tables) {
                 st.execute("CREATE TABLE dbo." + t + " (" + COLUMNS + ", PRIMARY KEY (id))");
                 columnsOf(t);
