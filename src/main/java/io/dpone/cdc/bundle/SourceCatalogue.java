@@ -41,21 +41,9 @@ final class SourceCatalogue {
     /** The columns of {@code schema.table} in table order, CDC metadata columns ({@code __$...}) left out. */
     static List<Meta> columns(DatabaseMetaData md, String schema, String table) throws SQLException {
         List<Meta> out = new ArrayList<>();
-        try (ResultSet rs = md.getColumns(null, schema, table, null)) {
-            while (rs.next()) {
-                // getColumns takes LIKE patterns: '_' also matches other tables
-                if (!table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
-                    || !schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
-                    continue;
-                }
-                String name = rs.getString("COLUMN_NAME");
-                if (name.startsWith("__$")) {
-                    continue;
-                }
-                out.add(new Meta(name, rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
-                    rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
-            }
-        }
+        io.dpone.cdc.mssql.PayloadColumns.eachColumn(md, schema, table, rs -> out.add(new Meta(
+            rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
+            rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls)));
         return out;
     }
 

@@ -143,41 +143,31 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
                                           ValuePolicies policies, List<String> keys) throws SQLException {
         List<Column> columns = new ArrayList<>();
         List<Blocker> blockers = new ArrayList<>();
-        try (ResultSet rs = md.getColumns(null, schema, table, null)) {
-            while (rs.next()) {
-                // getColumns takes LIKE patterns: '_' also matches other tables
-                if (!table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
-                    || !schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
-                    continue;
-                }
-                String name = rs.getString("COLUMN_NAME");
-                if (name.startsWith("__$")) {
-                    continue;
-                }
-                int position = columns.size() + blockers.size();
-                if (!IDENTIFIER.matcher(name).matches()) {
-                    blockers.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, "source.columns[" + position + "]",
-                        "a captured column name is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$)"));
-                    continue;
-                }
-                int jdbcType = rs.getInt("DATA_TYPE");
-                int size = rs.getInt("COLUMN_SIZE");
-                String typeName = rs.getString("TYPE_NAME");
-                var described = new io.dpone.source.ColumnReads.Described(name, jdbcType, typeName, size,
-                    rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, false);
-                boolean key = keys.stream().anyMatch(k -> k.equalsIgnoreCase(name));
-                var read = io.dpone.source.ColumnReads.read(described,
-                    io.dpone.source.ColumnReads.policyInForce(policies, described, key),
-                    schema + "." + table + "." + name, "value_policy.columns." + name, qualifier);
-                if (read.refusal() != null) {
-                    blockers.add(read.refusal());
-                    continue;
-                }
-                for (SourceColumn c : read.columns()) {
-                    columns.add(new Column(c.name(), c.type(), jdbcType, size, c.nullable(), c.readSql(), c.policy()));
-                }
+        eachColumn(md, schema, table, rs -> {
+            String name = rs.getString("COLUMN_NAME");
+            int position = columns.size() + blockers.size();
+            if (!IDENTIFIER.matcher(name).matches()) {
+                blockers.add(CdcBlockers.blocker(CdcBlockers.INVALID_ARGUMENT, "source.columns[" + position + "]",
+                    "a captured column name is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$)"));
+                return;
             }
-        }
+            int jdbcType = rs.getInt("DATA_TYPE");
+            int size = rs.getInt("COLUMN_SIZE");
+            String typeName = rs.getString("TYPE_NAME");
+            var described = new io.dpone.source.ColumnReads.Described(name, jdbcType, typeName, size,
+                rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, false);
+            boolean key = keys.stream().anyMatch(k -> k.equalsIgnoreCase(name));
+            var read = io.dpone.source.ColumnReads.read(described,
+                io.dpone.source.ColumnReads.policyInForce(policies, described, key),
+                schema + "." + table + "." + name, "value_policy.columns." + name, qualifier);
+            if (read.refusal() != null) {
+                blockers.add(read.refusal());
+                return;
+            }
+            for (SourceColumn c : read.columns()) {
+                columns.add(new Column(c.name(), c.type(), jdbcType, size, c.nullable(), c.readSql(), c.policy()));
+            }
+        });
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }
@@ -190,6 +180,30 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
             }
         }
         return new PayloadColumns(columns, new ArrayList<>(pk.values()));
+    }
+
+    /** What {@link #eachColumn} does with one row of {@link DatabaseMetaData#getColumns}. */
+    @FunctionalInterface
+    public interface ColumnRow {
+        void accept(ResultSet row) throws SQLException;
+    }
+
+    /**
+     * Each of {@code schema.table}'s own columns as a row of {@link DatabaseMetaData#getColumns}, in table order, CDC
+     * metadata columns ({@code __$...}) left out. getColumns takes LIKE patterns, where {@code _} also matches other
+     * tables' names, so rows of another table are skipped.
+     */
+    public static void eachColumn(DatabaseMetaData md, String schema, String table, ColumnRow row)
+        throws SQLException {
+        try (ResultSet rs = md.getColumns(null, schema, table, null)) {
+            while (rs.next()) {
+                if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
+                    && schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))
+                    && !rs.getString("COLUMN_NAME").startsWith("__$")) {
+                    row.accept(rs);
+                }
+            }
+        }
     }
 
     /**
