@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dpone.clickhouse.ClickHouseEndpoint;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,47 +18,12 @@ import org.junit.jupiter.api.Test;
  * {@code IncrementalServingTest}.
  */
 class IncrementalStatementsTest {
-    /** Records every statement; a query answers the next scripted rows. */
-    static final class Recorder implements ClickHouseEndpoint {
-        final List<String> statements = new ArrayList<>();
-        final Deque<List<List<String>>> answers = new ArrayDeque<>();
-
-        Recorder answer(List<List<String>> rows) {
-            answers.add(rows);
-            return this;
-        }
-
-        @Override
-        public void execute(String sql) {
-            statements.add(sql);
-        }
-
-        @Override
-        public List<List<String>> query(String sql) {
-            statements.add(sql);
-            return answers.remove();
-        }
-
-        @Override
-        public void insertFile(InsertFile insert) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public String kind() {
-            return "recorder";
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     static final Instant CUTOFF = Instant.parse("2026-01-02T03:04:05.678Z");
 
     @Test
     void theLogIsReadByVersion() {
-        Recorder ch = new Recorder().answer(List.of()).answer(List.of(List.of("4", "17")))
+        RecordingEndpoint ch = new RecordingEndpoint().answer(List.of()).answer(List.of(List.of("4", "17")))
             .answer(List.of(List.of("0", ""))).answer(List.of(List.of("5", "2"))).answer(List.of(List.of("9", "1")));
         LogVersions log = new LogVersions(ch, "logdb", "orders_cdc");
         assertEquals(false, log.hasVersionIndex());
@@ -96,7 +57,7 @@ class IncrementalStatementsTest {
 
     @Test
     void theVersionedTableIsCreatedAndFilled() {
-        Recorder ch = new Recorder().answer(List.of(List.of("0b1c"))).answer(List.of());
+        RecordingEndpoint ch = new RecordingEndpoint().answer(List.of(List.of("0b1c"))).answer(List.of());
         VersionedTable t = new VersionedTable(ch, "srv");
         Map<String, String> columns = new LinkedHashMap<>();
         columns.put("id", "Int32");
@@ -127,7 +88,7 @@ class IncrementalStatementsTest {
 
     @Test
     void aHostileNameIsRefusedBeforeAnythingRuns() {
-        Recorder ch = new Recorder();
+        RecordingEndpoint ch = new RecordingEndpoint();
         String hostile = "t`; DROP TABLE x; --";
         assertThrows(IllegalArgumentException.class, () -> new VersionedTable(ch, "srv").create(hostile,
             Map.of("id", "Int32"), List.of("id"), true, "c"));
@@ -147,7 +108,7 @@ class IncrementalStatementsTest {
 
     @Test
     void compactionCountsAndPurgesExpiredDeletes() {
-        Recorder ch = new Recorder().answer(List.of(List.of("3", "10", "6"))).answer(List.of(List.of("0", "0", "0")))
+        RecordingEndpoint ch = new RecordingEndpoint().answer(List.of(List.of("3", "10", "6"))).answer(List.of(List.of("0", "0", "0")))
             .answer(List.of(List.of("2"))).answer(List.of(List.of("5")));
         VersionedCompaction c = new VersionedCompaction(ch, "srv", "t__v", List.of("id", "k2"));
         assertEquals(new VersionedCompaction.Parts(3, 10, 6), c.parts());
@@ -173,7 +134,7 @@ class IncrementalStatementsTest {
 
     @Test
     void theStateIsReadCreatedAndRecorded() {
-        Recorder ch = new Recorder().answer(List.of())
+        RecordingEndpoint ch = new RecordingEndpoint().answer(List.of())
             .answer(List.of(List.of("u-1", "9", "", "tombstone", "42")));
         ServingState s = new ServingState(ch, "srv");
         assertEquals(Optional.empty(), s.latest("srv.t"));
@@ -218,7 +179,7 @@ class IncrementalStatementsTest {
 
     @Test
     void theViewIsPublished() {
-        Recorder ch = new Recorder().answer(List.of()).answer(List.of(List.of("View", "c1")));
+        RecordingEndpoint ch = new RecordingEndpoint().answer(List.of()).answer(List.of(List.of("View", "c1")));
         ServingView v = new ServingView(ch, "srv");
         assertEquals(Optional.empty(), v.existing("t"));
         assertEquals(Optional.of(new ServingView.Existing("View", "c1")), v.existing("t"));
