@@ -264,7 +264,7 @@ class TwinInternalPublicationTest {
             ch.query("SELECT toString(uuid) FROM system.tables WHERE engine = 'ReplicatedMergeTree'")
                 .forEach(r -> replicated.add(r.get(0)));
         }
-        // the last replica's drop removes the table's path (.../<uuid>/1); its empty parent stays, as on a server
+        // the last replica's drop removes the table's path (.../<uuid>/1), not its empty parent
         Set<String> paths = new TreeSet<>();
         for (String uuid : zk.getChildren().forPath("/clickhouse/tables")) {
             if (zk.checkExists().forPath("/clickhouse/tables/" + uuid + "/1") != null) {
