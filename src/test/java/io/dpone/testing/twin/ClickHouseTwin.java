@@ -24,12 +24,15 @@ import net.jpountz.lz4.LZ4Factory;
 
 /**
  * A ClickHouse HTTP twin for tests: ClickHouse's HTTP interface, as client-v2 0.10 uses it with dpone's production
- * settings, served over one embedded engine of its own, in its own process. A twin run is not a server run: no
- * ON CLUSTER or DDL queue, no replication, no Keeper on a server, no native protocol (docs/testing.md).
+ * settings, served over one embedded engine of its own, in its own process. A twin run is not a server run: its
+ * {@code ON CLUSTER} and replication are emulations through ZooKeeper, with no Keeper on the server and no native
+ * protocol (docs/testing.md).
  *
  * <p>Usage: {@code ClickHouseTwin --port P --path DIR [--user U --password-env VAR] [--connections N]
- * [--config-file XML]} (the engine's server configuration: {@code <zookeeper>} for KeeperMap, {@code <remote_servers>}
- * for {@code system.clusters}); prints
+ * [--config-file XML] [--ddl-host HOST:PORT]} (the engine's server configuration: {@code <zookeeper>} for KeeperMap,
+ * the DDL queue and replication, {@code <remote_servers>} for {@code system.clusters} and {@code ON CLUSTER};
+ * {@code --ddl-host} makes the twin that replica of its clusters: it runs their queued DDL and replicates their
+ * {@code Replicated*MergeTree} tables); prints
  * {@code clickhouse-twin ready http://127.0.0.1:P} on stdout once it serves, and stops on SIGTERM or SIGINT.
  */
 public final class ClickHouseTwin {
@@ -41,11 +44,13 @@ public final class ClickHouseTwin {
     private final String password;
     private final TwinFaults faults = new TwinFaults();
     private TwinDistributedDdl ddl;
+    private TwinReplication replication;
 
     private ClickHouseTwin(TwinEngine engine, String user, String password) {
         this.engine = engine;
         this.user = user;
         this.password = password;
+        this.replication = TwinReplication.none(engine);
     }
 
     public static void main(String[] args) throws Exception {
@@ -76,19 +81,28 @@ public final class ClickHouseTwin {
         ClickHouseTwin twin = new ClickHouseTwin(engine, options.getOrDefault("--user", "default"), password);
         TwinClusterConfig cluster = TwinClusterConfig.read(
             options.containsKey("--config-file") ? Path.of(options.get("--config-file")) : null);
+        TwinReplicatedTables replicated = null;
         if (cluster != null) {
             TwinDdlQueue queue = new TwinDdlQueue(cluster.zooKeeper());
             String host = options.get("--ddl-host");
             twin.ddl = new TwinDistributedDdl(queue, engine, cluster.clusters(),
                 host != null ? host : "127.0.0.1:" + server.getAddress().getPort());
             if (host != null) {
-                new TwinDdlWorker(queue, engine, twin.faults, host).start();
+                replicated = new TwinReplicatedTables(Path.of(options.get("--path")));
+                twin.replication = new TwinReplication(engine, replicated, new TwinReplicaLog(cluster.zooKeeper()),
+                    host, cluster.shard(host), "http://127.0.0.1:" + server.getAddress().getPort());
+                new TwinReplicationWorker(twin.replication, twin.faults).start();
+                new TwinDdlWorker(queue, twin.replication, twin.faults, host).start();
             }
         }
         ExecutorService workers = Executors.newFixedThreadPool(8);
         server.setExecutor(workers);
         server.createContext("/ping", twin::ping);
         server.createContext("/twin/faults", twin::configureFaults);
+        if (replicated != null) {
+            TwinReplicatedTables blocks = replicated;
+            server.createContext(TwinBlockFetch.PATH, exchange -> TwinBlockFetch.serve(exchange, blocks));
+        }
         server.createContext("/", twin::handle);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -163,7 +177,7 @@ public final class ClickHouseTwin {
                         body.transferTo(OutputStream.nullOutputStream());
                         throw new ChdbException(faults.insertFailure());
                     }
-                    result = engine.insert(request, request.queryParam(), body);
+                    result = replication.insert(request, request.queryParam(), body);
                 } else {
                     String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
                     String sql = request.queryParam() == null || request.queryParam().isEmpty() ? text
@@ -172,7 +186,7 @@ public final class ClickHouseTwin {
                         throw new ChdbException("Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)");
                     }
                     result = ddl != null && TwinDistributedDdl.handles(sql) ? distributed(request, sql)
-                        : engine.run(request, sql, request.format());
+                        : replication.run(request, sql, request.format());
                 }
             } catch (ChdbException e) {
                 int code = TwinErrors.code(e.getMessage());

@@ -14,11 +14,13 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
 /**
- * What the twin's distributed-DDL emulation reads from the engine's server configuration: the ZooKeeper ensemble
- * ({@code <zookeeper><node><host>/<port>}) and every cluster of {@code <remote_servers>} with its replicas as
- * {@code host:port} (the native port the cluster definition advertises, as ClickHouse names a queue entry's hosts).
+ * What the twin's distributed-DDL and replication emulations read from the engine's server configuration: the
+ * ZooKeeper ensemble ({@code <zookeeper><node><host>/<port>}), every cluster of {@code <remote_servers>} with its
+ * replicas as {@code host:port} (the native port the cluster definition advertises, as ClickHouse names a queue
+ * entry's hosts), and each such host's shard number (1-based, in the first cluster listing it: the {@code {shard}}
+ * macro of its replicated tables).
  */
-record TwinClusterConfig(String zooKeeper, Map<String, List<String>> clusters) {
+record TwinClusterConfig(String zooKeeper, Map<String, List<String>> clusters, Map<String, String> shards) {
 
     /** The configuration of {@code file}, or null when it has no ZooKeeper or no cluster (no DDL queue then). */
     static TwinClusterConfig read(Path file) throws IOException {
@@ -40,18 +42,29 @@ record TwinClusterConfig(String zooKeeper, Map<String, List<String>> clusters) {
             }
         }
         Map<String, List<String>> clusters = new LinkedHashMap<>();
+        Map<String, String> shards = new LinkedHashMap<>();
         for (Element servers : children(root, "remote_servers")) {
             for (Element cluster : elements(servers.getChildNodes())) {
                 List<String> hosts = new ArrayList<>();
+                int shardNum = 0;
                 for (Element shard : children(cluster, "shard")) {
+                    shardNum++;
                     for (Element replica : children(shard, "replica")) {
-                        hosts.add(text(replica, "host") + ":" + text(replica, "port"));
+                        String host = text(replica, "host") + ":" + text(replica, "port");
+                        hosts.add(host);
+                        shards.putIfAbsent(host, Integer.toString(shardNum));
                     }
                 }
                 clusters.put(cluster.getTagName(), List.copyOf(hosts));
             }
         }
-        return nodes.isEmpty() || clusters.isEmpty() ? null : new TwinClusterConfig(String.join(",", nodes), clusters);
+        return nodes.isEmpty() || clusters.isEmpty() ? null
+            : new TwinClusterConfig(String.join(",", nodes), clusters, shards);
+    }
+
+    /** The {@code {shard}} macro of {@code host}'s replicated tables: its shard number, or 1 when no cluster lists it. */
+    String shard(String host) {
+        return shards.getOrDefault(host, "1");
     }
 
     private static List<Element> children(Element parent, String tag) {

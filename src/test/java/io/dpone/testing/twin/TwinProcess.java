@@ -48,7 +48,8 @@ public final class TwinProcess implements AutoCloseable {
 
     /**
      * A member twin of the clusters {@code configFile} defines: {@code ddlHost} ({@code host:port}) is its replica
-     * there, whose distributed-DDL queue entries it runs. It keeps its port across {@link #restart()}.
+     * there, whose distributed-DDL queue entries it runs and whose name its {@code Replicated*MergeTree} replicas
+     * take. It keeps its port across {@link #restart()}.
      */
     public static TwinProcess member(Path dataDir, Path configFile, String ddlHost) throws IOException {
         int port;
