@@ -33,10 +33,11 @@ final class SinkChecks {
     /**
      * What the ticks run in the log and offset databases: {@code CREATE DATABASE IF NOT EXISTS}, {@code CREATE TABLE},
      * the inserts, the reads of the applied event ids and the checkpoint, and {@code ALTER TABLE ... ADD COLUMN} /
-     * {@code MODIFY COLUMN} when a log or the offset store gains a column.
+     * {@code MODIFY COLUMN} / {@code COMMENT COLUMN} when a log or the offset store gains or widens a column (a
+     * widened log column's type and comment change in one {@code ALTER}).
      */
     static final List<String> PRIVILEGES = List.of("CREATE DATABASE", "CREATE TABLE", "INSERT", "SELECT",
-        "ALTER ADD COLUMN", "ALTER MODIFY COLUMN");
+        "ALTER ADD COLUMN", "ALTER MODIFY COLUMN", "ALTER COMMENT COLUMN");
 
     private final CdcRunOptions options;
     private final ConnectionContext context;

@@ -333,6 +333,9 @@ public final class SqlServerCdcReader implements CdcSourceReader {
         if (all.stream().anyMatch(l -> l.name().equalsIgnoreCase(name))) {
             return; // created before; its start LSN is not above this one's yet (the capture job sets it)
         }
+        if (all.stream().anyMatch(l -> l.start() == null && !l.name().equalsIgnoreCase(instance))) {
+            return; // another instance (an operator's) the capture job has not started yet: the successor once it has
+        }
         if (all.size() >= 2) {
             throw new DponeException(CdcBlockers.blocker(CdcBlockers.SCHEMA_CHANGED, "source.cdc." + instance,
                 "capture instance " + instance + " no longer matches " + stream.sourceTableName() + ", and the table "

@@ -16,6 +16,10 @@ public final class SinkGrants {
     /** A privilege as ClickHouse names it, words of capitals ({@code CREATE TABLE}, {@code ALTER ADD COLUMN}). */
     private static final Pattern PRIVILEGE = Pattern.compile("[A-Z]+( [A-Z]+)*");
 
+    /** How a ClickHouse older than {@code CHECK GRANT} refuses it: a syntax error, or a statement it lacks. */
+    private static final Pattern UNKNOWN_STATEMENT = Pattern.compile(
+        "\\b(SYNTAX_ERROR|NOT_IMPLEMENTED|UNSUPPORTED_METHOD)\\b|Code: (62|48|1)\\.");
+
     private final ClickHouseEndpoint ch;
 
     public SinkGrants(ClickHouseEndpoint ch) {
@@ -24,7 +28,8 @@ public final class SinkGrants {
 
     /**
      * Whether the connected user holds {@code privilege} on every table of {@code database}; empty when the server
-     * does not answer {@code CHECK GRANT} (a ClickHouse older than the statement).
+     * does not know {@code CHECK GRANT} (a ClickHouse older than the statement: a syntax error). Any other failure
+     * (a refusal of another kind, a transport fault) is thrown, so the check fails rather than being skipped.
      */
     public Optional<Boolean> granted(String privilege, String database) {
         if (!PRIVILEGE.matcher(privilege).matches()) {
@@ -33,8 +38,11 @@ public final class SinkGrants {
         List<List<String>> rows;
         try {
             rows = ch.query("CHECK GRANT " + privilege + " ON " + ClickHouseSql.id(database) + ".*");
-        } catch (RuntimeException e) {
-            return Optional.empty();
+        } catch (io.dpone.clickhouse.ClickHouseQueryException e) {
+            if (UNKNOWN_STATEMENT.matcher(String.valueOf(e.getMessage())).find()) {
+                return Optional.empty();
+            }
+            throw e; // a refusal of another kind, or a fault on the way: the caller reports it, never a skip
         }
         if (rows.isEmpty() || rows.get(0).isEmpty()) {
             return Optional.empty();

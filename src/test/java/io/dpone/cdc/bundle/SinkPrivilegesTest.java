@@ -1,6 +1,7 @@
 package io.dpone.cdc.bundle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dpone.cdc.bundle.Findings.Lane;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class SinkPrivilegesTest {
     /** A sink that answers CHECK GRANT with 0 where {@code denied} says so, 1 elsewhere, and records the questions. */
-    private static final class GrantsSink implements ClickHouseEndpoint {
+    private static class GrantsSink implements ClickHouseEndpoint {
         final List<String> asked = new ArrayList<>();
         final Predicate<String> denied;
         final boolean knowsCheckGrant;
@@ -39,7 +40,8 @@ class SinkPrivilegesTest {
         public List<List<String>> query(String sql) {
             asked.add(sql);
             if (!knowsCheckGrant) {
-                throw new IllegalStateException("Syntax error: failed at position 1 (CHECK)");
+                throw new io.dpone.clickhouse.ClickHouseQueryException("Code: 62. DB::Exception: Syntax error: "
+                    + "failed at position 1 (CHECK): CHECK GRANT. (SYNTAX_ERROR)");
             }
             return List.of(List.of(denied.test(sql) ? "0" : "1"));
         }
@@ -81,7 +83,8 @@ class SinkPrivilegesTest {
         new SinkChecks(o, null, f, null).privileges(sink);
         assertEquals(List.of("CHECK GRANT CREATE DATABASE ON `analytics`.*", "CHECK GRANT CREATE TABLE ON "
             + "`analytics`.*", "CHECK GRANT INSERT ON `analytics`.*", "CHECK GRANT SELECT ON `analytics`.*",
-            "CHECK GRANT ALTER ADD COLUMN ON `analytics`.*", "CHECK GRANT ALTER MODIFY COLUMN ON `analytics`.*"),
+            "CHECK GRANT ALTER ADD COLUMN ON `analytics`.*", "CHECK GRANT ALTER MODIFY COLUMN ON `analytics`.*",
+            "CHECK GRANT ALTER COMMENT COLUMN ON `analytics`.*"),
             sink.asked, "the log and the offset store share the database: asked once");
         assertEquals("failed", f.stream.checks.get(0).status().name());
         assertEquals(1, f.stream.blockers.size());
@@ -106,5 +109,23 @@ class SinkPrivilegesTest {
         assertEquals("skipped", older.stream.checks.get(0).status().name());
         assertTrue(older.stream.checks.get(0).detail().contains("CHECK GRANT"), older.stream.checks.toString());
         assertTrue(older.stream.blockers.isEmpty());
+    }
+
+    /** Only a server that does not know the statement skips the check: another refusal or a fault is thrown on. */
+    @Test
+    void aRefusalOtherThanAnUnknownStatementIsNotASkip() {
+        CdcRunOptions o = options("analytics.orders_cdc");
+        Findings f = findings(o);
+        GrantsSink refusing = new GrantsSink(sql -> false, true) {
+            @Override
+            public List<List<String>> query(String sql) {
+                throw new io.dpone.clickhouse.ClickHouseQueryException("Code: 159. DB::Exception: Timeout exceeded: "
+                    + "elapsed 10 seconds. (TIMEOUT_EXCEEDED)");
+            }
+        };
+        assertThrows(io.dpone.clickhouse.ClickHouseQueryException.class,
+            () -> new SinkChecks(o, null, f, null).privileges(refusing));
+        assertTrue(f.stream.checks.stream().noneMatch(c -> c.status().name().equals("skipped")),
+            f.stream.checks.toString());
     }
 }

@@ -378,6 +378,31 @@ class CaptureInstanceHandOverTest {
         }
     }
 
+    /**
+     * An instance the operator created that the capture job has not started yet (its start LSN still NULL, as SQL
+     * Server lists it until the job runs) is the successor to wait for: with the flag the tick creates nothing, is not
+     * refused, and reads on from the instance it reads.
+     */
+    @Test
+    void anOperatorsInstanceNotStartedYetIsWaitedForNotRefusedNorDuplicated() throws Exception {
+        String db = TestEngines.newDatabase("cdc_ci_ddl_pending");
+        try (H2CdcFixture fx = new H2CdcFixture(TestEngines.newH2Url())) {
+            fx.txn().insert(row(1, "new", "1.00", null, null)).commit();
+            CdcRunOptions o = options(db, 100).toBuilder().allowCaptureInstanceDdl(true).build();
+            assertEquals(1, drain(o, fx));
+            fx.addColumn("channel", "NVARCHAR(20)");
+            fx.enableCaptureInstance("dbo_orders_new");
+            fx.connection.createStatement().execute("UPDATE cdc.change_tables SET start_lsn = NULL "
+                + "WHERE capture_instance = 'dbo_orders_new'");
+            fx.txn().insert(row(row(2, "new", "2.00", null, null), "web")).commit();
+            CdcRuntimeRunReport r = tick(o, fx);
+            assertTrue(r.passed(), String.valueOf(r.blockers()));
+            assertTrue(fx.enableTableCalls.isEmpty(), "nothing created beside the operator's instance");
+            assertEquals(java.util.Set.of("dbo_orders", "dbo_orders_new"), java.util.Set.copyOf(instances(fx)));
+            assertEquals(List.of("1", "2"), served(db, List.of("order_id")));
+        }
+    }
+
     /** An offset store whose commit crashes after every apply. */
     private record CrashOnCommit(io.dpone.cdc.CdcOffsetStore inner) implements io.dpone.cdc.CdcOffsetStore {
         @Override
