@@ -228,6 +228,10 @@ public final class PromotionChecks {
             s.put("capture_instance", captureInstance);
         }
         s.put("max_events", o.batchSize());
+        if (o.allowCaptureInstanceDdl()) {
+            // pinned only when on, so the digests of streams approved before the flag existed stay the same
+            s.put("allow_capture_instance_ddl", true);
+        }
         Map<String, Object> policy = new LinkedHashMap<>();
         policy.put("default", o.valuePolicies().defaultPolicy() == null ? ValuePolicy.REFUSE.text()
             : o.valuePolicies().defaultPolicy().text());

@@ -21,7 +21,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code mssql_cdc}: {@code SELECT} on the change table {@code cdc.[<capture_instance>_CT]} (the reader reads
  *       it), and, when the capture instance has a gating role ({@code cdc.change_tables.role_name}), membership of
- *       that role or of {@code db_owner} ({@code sys.fn_cdc_get_min_lsn} answers 0x00 to anyone else);</li>
+ *       that role or of {@code db_owner} ({@code sys.fn_cdc_get_min_lsn} answers 0x00 to anyone else); with
+ *       {@code --allow-capture-instance-ddl}, membership of {@code db_owner} ({@code sys.sp_cdc_enable_table} needs
+ *       it);</li>
  *   <li>{@code mssql_change_tracking}: {@code SELECT} and {@code VIEW CHANGE TRACKING} on the table.</li>
  * </ul>
  * {@code skipped} when the source does not answer {@code HAS_PERMS_BY_NAME}, or (CDC) when the capture instance does
@@ -65,8 +67,11 @@ final class SourcePermissions {
         } catch (SQLException e) {
             roleRead = false; // no SELECT on cdc.change_tables (or an emulation without role_name): not known here
         }
-        boolean member = role == null || one(SourceCatalogue.scalar(c, SqlServerCatalogSql.IS_ROLE_MEMBER, role))
-            || one(SourceCatalogue.scalar(c, SqlServerCatalogSql.IS_ROLE_MEMBER, "db_owner"));
+        // db_owner is asked only when it matters: a gating role, or a stream that may create capture instances
+        boolean owner = (role != null || options.allowCaptureInstanceDdl())
+            && one(SourceCatalogue.scalar(c, SqlServerCatalogSql.IS_ROLE_MEMBER, "db_owner"));
+        boolean member = role == null || owner || one(SourceCatalogue.scalar(c, SqlServerCatalogSql.IS_ROLE_MEMBER,
+            role));
         if (!captured && select == null && member) {
             findings.skip(ID, "capture instance " + ci + " does not exist: its permissions are not checked");
             return;
@@ -77,6 +82,12 @@ final class SourcePermissions {
                 + ci + "'s gating role " + role + " (nor of db_owner): sys.fn_cdc_get_min_lsn answers 0x00 to it and "
                 + "its changes are not readable; add the user to the role (ALTER ROLE ... ADD MEMBER)",
                 List.of("member of " + role)));
+        }
+        if (options.allowCaptureInstanceDdl() && !owner) {
+            found.add(blocker("source.cdc." + ci, "the stream may create a second capture instance "
+                + "(--allow-capture-instance-ddl, allow_capture_instance_ddl), which sys.sp_cdc_enable_table allows "
+                + "only to db_owner, and the source alias's user is not a member of db_owner; add it (ALTER ROLE "
+                + "db_owner ADD MEMBER ...) or run the stream without the flag", List.of("member of db_owner")));
         }
         if (!one(select)) {
             found.add(blocker("source.cdc." + ci, "the source alias's user lacks SELECT on the change table "

@@ -156,6 +156,22 @@ class BundleChecksTest {
             assertTrue(check(granted.checks(), "source_permissions").detail().contains("no gating role"),
                 check(granted.checks(), "source_permissions").detail());
 
+            // a stream that may create capture instances needs db_owner (an admin in the emulation), and the flag is
+            // pinned in its digest; without the flag the stream section and digest are as before
+            CdcRunOptions ddl = orders("mssql_cdc", db + ".orders_cdc").toBuilder().allowCaptureInstanceDdl(true)
+                .build();
+            CdcPromotionBundle notOwner = build(ddl, context, null, null);
+            assertEquals(Set.of("cdc_bundle.source_permission_missing"), codes(notOwner));
+            assertEquals(List.of("member of db_owner"), notOwner.blockers().get(0).details().get("missing"));
+            assertEquals(true, notOwner.stream().get("allow_capture_instance_ddl"));
+            assertFalse(granted.stream().containsKey("allow_capture_instance_ddl"));
+            assertFalse(granted.digest().equals(notOwner.digest()), "the flag is part of what is approved");
+            st.execute("ALTER USER reader ADMIN TRUE");
+            CdcPromotionBundle owner = build(ddl, context, null, null);
+            assertTrue(owner.passed(), String.valueOf(owner.blockers()));
+            assertEquals(notOwner.digest(), owner.digest());
+            st.execute("ALTER USER reader ADMIN FALSE");
+
             // a gating role: the user must be a member (SQL Server answers sys.fn_cdc_get_min_lsn 0x00 otherwise)
             st.execute("UPDATE cdc.change_tables SET role_name = 'cdc_readers'");
             st.execute("CREATE ROLE cdc_readers");
