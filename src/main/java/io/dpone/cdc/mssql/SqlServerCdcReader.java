@@ -38,6 +38,7 @@ import java.util.Map;
  * were cleaned up unread: {@code cdc_runtime.cdc_resync_required}, nothing is read.
  */
 public final class SqlServerCdcReader implements CdcSourceReader {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SqlServerCdcReader.class);
     public static final String BACKEND = "mssql_cdc";
     /** The metadata of every change, in this order. */
     private static final RowValues.Shape METADATA = RowValues.Shape.of(List.of("backend", "capture_instance", "seqval",
@@ -130,6 +131,14 @@ public final class SqlServerCdcReader implements CdcSourceReader {
                 : resume != null ? resume.lsn() : committed == null ? min : committed.next();
             if (from != null && firstUnread.compareTo(min) < 0) {
                 throw resyncRequired(from, firstUnread, min);
+            }
+            if (hop == 0 && shapeDiffers && !allowCaptureInstanceDdl && successor(min) == null) {
+                // read on (a column list that leaves columns out looks the same), but never silently
+                LOG.warn("capture instance {} no longer matches {} (a column added, dropped or retyped since it was "
+                    + "created): its changes are read without the table's new shape, so a new column does not arrive; "
+                    + "create a second capture instance (sys.sp_cdc_enable_table) or run the stream with "
+                    + "--allow-capture-instance-ddl (docs/cdc.md, \"Schema changes\")", instance,
+                    stream.sourceTableName());
             }
             if (hop == 0 && shapeDiffers && allowCaptureInstanceDdl && successor(min) == null) {
                 // created as soon as a tick sees the mismatch, also when nothing is left to read: the changes before

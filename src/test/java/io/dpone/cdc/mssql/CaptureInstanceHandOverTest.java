@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.dpone.cdc.CdcBlockers;
 import io.dpone.cdc.CdcOffset;
 import io.dpone.cdc.clickhouse.CdcMaterializer;
@@ -278,7 +282,19 @@ class CaptureInstanceHandOverTest {
             // only the first instance exists: it captures this change, without the new column
             fx.txn().update(row(1, "new", "1.00", null, null), row(row(1, "paid", "1.00", null, null), "lost"))
                 .commit();
-            assertEquals(2, drain(plain, fx), "without the flag the stream reads its only instance on");
+            Logger readerLog = (Logger) org.slf4j.LoggerFactory.getLogger(SqlServerCdcReader.class);
+            ListAppender<ILoggingEvent> logged = new ListAppender<>();
+            logged.start();
+            readerLog.addAppender(logged);
+            try {
+                assertEquals(2, drain(plain, fx), "without the flag the stream reads its only instance on");
+            } finally {
+                readerLog.detachAppender(logged);
+            }
+            // ... but never silently: each tick says the instance no longer matches, and the ways out
+            assertTrue(logged.list.stream().anyMatch(e -> e.getLevel() == Level.WARN
+                && e.getFormattedMessage().startsWith("capture instance dbo_orders no longer matches dbo.orders")
+                && e.getFormattedMessage().contains("--allow-capture-instance-ddl")), logged.list.toString());
             assertEquals(List.of("dbo_orders"), instances(fx), "nothing was created without the flag");
             assertTrue(fx.enableTableCalls.isEmpty());
             assertTrue(logColumn(db, "channel").isEmpty(), "the column is not captured");
