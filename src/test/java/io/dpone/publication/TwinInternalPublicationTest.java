@@ -1,5 +1,9 @@
 package io.dpone.publication;
 
+import static io.dpone.publication.TwinPublications.codes;
+import static io.dpone.publication.TwinPublications.source;
+import static io.dpone.publication.TwinPublications.tables;
+import static io.dpone.publication.TwinPublications.targetRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,31 +14,20 @@ import io.dpone.Dpone;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.connect.ConnectionContext;
-import io.dpone.connect.ConnectionType;
-import io.dpone.connect.ContextEntry;
-import io.dpone.error.Blocker;
 import io.dpone.report.ReportWriter;
 import io.dpone.route.ProgressListener;
 import io.dpone.route.RunReport;
-import io.dpone.testing.Await;
-import io.dpone.testing.TestEngines;
+import io.dpone.testing.twin.TwinCluster;
 import io.dpone.testing.twin.TwinProcess;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,9 +48,9 @@ import org.junit.jupiter.api.io.TempDir;
 @io.dpone.testing.ProcessTest
 class TwinInternalPublicationTest {
     private static final String CLUSTER = "twin_internal";
-    private static final String A = "127.0.0.1:9000";
-    private static final String B = "127.0.0.2:9000";
-    private static TestingServer zooKeeper;
+    private static final String A = TwinCluster.A;
+    private static final String B = TwinCluster.B;
+    private static TwinCluster cluster;
     private static CuratorFramework zk;
     private static TwinProcess a;
     private static TwinProcess b;
@@ -67,22 +60,10 @@ class TwinInternalPublicationTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        zooKeeper = new TestingServer(port, dir.resolve("zookeeper").toFile(), true);
-        zk = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
-        zk.start();
-        Path config = Files.writeString(dir.resolve("twin-config.xml"), "<clickhouse><zookeeper><node><host>127.0.0.1"
-            + "</host><port>" + port + "</port></node><session_timeout_ms>10000</session_timeout_ms></zookeeper>"
-            + "<keeper_map_path_prefix>/dpone_twin_keeper_map</keeper_map_path_prefix>"
-            + "<remote_servers><" + CLUSTER + "><shard><internal_replication>true</internal_replication>"
-            + "<replica><host>127.0.0.1</host><port>9000</port></replica>"
-            + "<replica><host>127.0.0.2</host><port>9000</port></replica></shard></" + CLUSTER + ">"
-            + "</remote_servers></clickhouse>");
-        a = TwinProcess.member(dir.resolve("twin-a"), config, A);
-        b = TwinProcess.member(dir.resolve("twin-b"), config, B);
+        cluster = TwinCluster.start(dir, CLUSTER, true);
+        zk = cluster.zk();
+        a = TwinProcess.member(dir.resolve("twin-a"), cluster.config(), A);
+        b = TwinProcess.member(dir.resolve("twin-b"), cluster.config(), B);
     }
 
     @AfterAll
@@ -92,11 +73,8 @@ class TwinInternalPublicationTest {
                 t.close();
             }
         }
-        if (zk != null) {
-            zk.close();
-        }
-        if (zooKeeper != null) {
-            zooKeeper.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -279,87 +257,19 @@ class TwinInternalPublicationTest {
         assertFalse(json.contains("127.0.0."), "no member address in the report");
     }
 
-    /** Waits (bounded) until every host recorded the newest exchange in the queue finished. */
     private static void awaitFinished(String db) throws Exception {
-        String finished = "SELECT countIf(status = 'Finished') FROM system.distributed_ddl_queue WHERE entry = ("
-            + "SELECT max(entry) FROM system.distributed_ddl_queue WHERE query LIKE "
-            + ClickHouseSql.literal("EXCHANGE TABLES `" + db + "`%") + ")";
-        try (ClickHouseEndpoint ch = a.endpoint()) {
-            Await.until(Duration.ofSeconds(60), "b to run the queued exchange (both hosts finished)",
-                () -> ch.query(finished).equals(List.of(List.of("2"))));
-        }
-    }
-
-    private static String targetRows(TwinProcess t, String db) throws Exception {
-        return tables(t, db).stream().filter(r -> r.get(0).equals("items")).map(r -> r.get(1)).findFirst().orElseThrow();
-    }
-
-    /** Every table of {@code db} on {@code t} with its row count. */
-    private static List<List<String>> tables(TwinProcess t, String db) throws Exception {
-        try (ClickHouseEndpoint ch = t.endpoint()) {
-            return ch.query("SELECT name, toString(total_rows) FROM system.tables WHERE database = "
-                + ClickHouseSql.literal(db) + " ORDER BY name");
-        }
-    }
-
-    private static List<String> codes(RunReport r) {
-        return r.blockers().stream().map(Blocker::code).toList();
-    }
-
-    private static String source() throws Exception {
-        String h2 = TestEngines.newH2Url();
-        try (Connection c = DriverManager.getConnection(h2, "sa", ""); Statement s = c.createStatement()) {
-            s.execute("CREATE SCHEMA dbo");
-            s.execute("CREATE TABLE dbo.items (id INT PRIMARY KEY, name NVARCHAR(20))");
-            s.execute("INSERT INTO dbo.items VALUES (1, N'a'), (2, N'b'), (3, N'c')");
-        }
-        return h2;
+        TwinPublications.awaitExchangeFinished(a, db);
     }
 
     private static String targetDatabase() throws Exception {
-        String db = TestEngines.newDatabase("twin_internal");
-        for (TwinProcess t : new TwinProcess[] {a, b}) {
-            try (ClickHouseEndpoint ch = t.endpoint()) {
-                ch.execute("CREATE DATABASE " + ClickHouseSql.id(db) + " ENGINE = Atomic");
-            }
-        }
-        return db;
+        return TwinPublications.targetDatabase("twin_internal", a, b);
     }
 
     private static Path manifest(String db) throws Exception {
-        return Files.writeString(dir.resolve(db + ".batch.yaml"), """
-            name: twin-internal
-            source:
-              type: mssql
-              connection_ref: %s
-              table: {schema: dbo, name: items}
-            sink:
-              type: clickhouse
-              connection_ref: cluster_ch
-              table: {schema: %s, name: items}
-              staging: {schema: %s}
-              strategy: {mode: full_refresh}
-              options:
-                lineage: false
-                external_artifact_store_path: %s
-                physical_design:
-                  storage:
-                    clickhouse:
-                      engine: ReplicatedMergeTree
-                      cluster: {name: %s, ddl_scope: cluster, replication_mode: internal}
-            """.formatted(TestEngines.SOURCE, db, db, dir.resolve("artifacts"), CLUSTER));
+        return TwinPublications.manifest(dir, db, "twin-internal", "ReplicatedMergeTree", CLUSTER, "internal");
     }
 
-    /** The cluster alias on member a, its members mapped to the twins. */
     private static ConnectionContext context(String h2) {
-        ContextEntry entry = a.alias("cluster_ch");
-        Map<String, String> options = new HashMap<>();
-        options.put("members", A + "=twin_a, " + B + "=twin_b");
-        options.put("ddl_wait", "PT5S");
-        return ConnectionContext.of(Map.of(
-            TestEngines.SOURCE, TestEngines.sourceEntry(h2),
-            "cluster_ch", new ContextEntry("cluster_ch", ConnectionType.CLICKHOUSE, entry.url(), entry.user(), null,
-                entry.passwordFile(), false, options),
-            "twin_a", a.alias("twin_a"), "twin_b", b.alias("twin_b")), false);
+        return TwinPublications.context(h2, a, b, false);
     }
 }

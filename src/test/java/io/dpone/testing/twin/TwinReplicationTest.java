@@ -7,22 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dpone.clickhouse.ClickHouseEndpoint;
 import io.dpone.clickhouse.ClickHouseSql;
 import io.dpone.testing.TestEngines;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 @io.dpone.testing.ProcessTest
 class TwinReplicationTest {
     private static final String CLUSTER = "twin_replicated";
-    private static final String A = "127.0.0.1:9000";
-    private static final String B = "127.0.0.2:9000";
+    private static final String A = TwinCluster.A;
+    private static final String B = TwinCluster.B;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static TestingServer zooKeeper;
+    private static TwinCluster cluster;
     private static CuratorFramework zk;
     private static TwinProcess a;
     private static TwinProcess b;
@@ -50,21 +45,10 @@ class TwinReplicationTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        zooKeeper = new TestingServer(port, dir.resolve("zookeeper").toFile(), true);
-        zk = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
-        zk.start();
-        Path config = Files.writeString(dir.resolve("twin-config.xml"), "<clickhouse><zookeeper><node><host>127.0.0.1"
-            + "</host><port>" + port + "</port></node><session_timeout_ms>10000</session_timeout_ms></zookeeper>"
-            + "<remote_servers><" + CLUSTER + "><shard><internal_replication>true</internal_replication>"
-            + "<replica><host>127.0.0.1</host><port>9000</port></replica>"
-            + "<replica><host>127.0.0.2</host><port>9000</port></replica></shard></" + CLUSTER + ">"
-            + "</remote_servers></clickhouse>");
-        a = TwinProcess.member(dir.resolve("twin-a"), config, A);
-        b = TwinProcess.member(dir.resolve("twin-b"), config, B);
+        cluster = TwinCluster.start(dir, CLUSTER, true);
+        zk = cluster.zk();
+        a = TwinProcess.member(dir.resolve("twin-a"), cluster.config(), A);
+        b = TwinProcess.member(dir.resolve("twin-b"), cluster.config(), B);
     }
 
     @AfterAll
@@ -74,11 +58,8 @@ class TwinReplicationTest {
                 t.close();
             }
         }
-        if (zk != null) {
-            zk.close();
-        }
-        if (zooKeeper != null) {
-            zooKeeper.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
