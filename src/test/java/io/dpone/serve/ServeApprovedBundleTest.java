@@ -46,17 +46,7 @@ class ServeApprovedBundleTest {
              ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(1, "o", "1.00")).commit();
             ConnectionContext context = TestEngines.context(url);
-            CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
-                .backend("mssql_cdc").pipelineName("shop-approved")
-                .tables(List.of(new CdcRunOptions.Table("dbo", "customers", db + ".customers_cdc", List.of("id")),
-                    new CdcRunOptions.Table("dbo", "orders", db + ".orders_cdc", List.of("id"))))
-                .connections(TestEngines.SOURCE, TestEngines.CLICKHOUSE).maxEvents(1000).build();
-            Path bundleDir = dir.resolve("bundles/shop");
-            CdcPromotionBundle bundle = PromotionChecks.build(options, context,
-                alias -> ConnectionReach.reach(context, alias, "test"));
-            assertTrue(bundle.passed(), String.valueOf(bundle.blockers()));
-            BundleFiles.write(bundleDir, bundle);
-            BundleFiles.approve(bundleDir, bundle, "Jane Doe", Instant.now());
+            Path bundleDir = approvedBundle(db, "shop-approved", context, dir.resolve("bundles/shop"));
 
             Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
             ServeConfig config = ServeConfigLoader.load(ServeFixture.config(dir, manifest,
@@ -122,17 +112,7 @@ class ServeApprovedBundleTest {
              ClickHouseEndpoint ch = TestEngines.clickhouse()) {
             fx.txn().insert("customers", row(1, "ann", "1.00")).insert("orders", row(1, "o", "1.00")).commit();
             ConnectionContext context = TestEngines.context(url);
-            CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
-                .backend("mssql_cdc").pipelineName("shop-served")
-                .tables(List.of(new CdcRunOptions.Table("dbo", "customers", db + ".customers_cdc", List.of("id")),
-                    new CdcRunOptions.Table("dbo", "orders", db + ".orders_cdc", List.of("id"))))
-                .connections(TestEngines.SOURCE, TestEngines.CLICKHOUSE).maxEvents(1000).build();
-            Path bundleDir = dir.resolve("bundles/served");
-            CdcPromotionBundle bundle = PromotionChecks.build(options, context,
-                alias -> ConnectionReach.reach(context, alias, "test"));
-            assertTrue(bundle.passed(), String.valueOf(bundle.blockers()));
-            BundleFiles.write(bundleDir, bundle);
-            BundleFiles.approve(bundleDir, bundle, "Jane Doe", Instant.now());
+            Path bundleDir = approvedBundle(db, "shop-served", context, dir.resolve("bundles/served"));
             Path manifest = Manifests.fullRefresh(dir, "sales", "unused_db", null);
             String stream = """
                 cdc_streams:
@@ -209,5 +189,24 @@ class ServeApprovedBundleTest {
             io.dpone.error.DponeException.class, () -> ServeConfigLoader.load(config));
         assertTrue(e.blockers().stream().anyMatch(b -> b.subject().endsWith(".approved_bundle")),
             String.valueOf(e.blockers()));
+    }
+
+    /**
+     * Builds, writes and approves the bundle of the two-table stream {@code pipeline} (customers and orders into
+     * {@code db}'s logs) into {@code bundleDir}; the bundle must pass.
+     */
+    private static Path approvedBundle(String db, String pipeline, ConnectionContext context, Path bundleDir)
+        throws Exception {
+        CdcRunOptions options = CdcRunOptions.builder(CdcMode.live).systems("mssql", "clickhouse")
+            .backend("mssql_cdc").pipelineName(pipeline)
+            .tables(List.of(new CdcRunOptions.Table("dbo", "customers", db + ".customers_cdc", List.of("id")),
+                new CdcRunOptions.Table("dbo", "orders", db + ".orders_cdc", List.of("id"))))
+            .connections(TestEngines.SOURCE, TestEngines.CLICKHOUSE).maxEvents(1000).build();
+        CdcPromotionBundle bundle = PromotionChecks.build(options, context,
+            alias -> ConnectionReach.reach(context, alias, "test"));
+        assertTrue(bundle.passed(), String.valueOf(bundle.blockers()));
+        BundleFiles.write(bundleDir, bundle);
+        BundleFiles.approve(bundleDir, bundle, "Jane Doe", Instant.now());
+        return bundleDir;
     }
 }
