@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * SQL Server source over JDBC: mssql-jdbc for {@code jdbc:sqlserver:} URLs (adaptive response buffering, direct
@@ -73,7 +72,7 @@ public final class JdbcSourceReader implements SourceReader {
         List<ColumnMapping> mappings = new ArrayList<>();
         try {
             DatabaseMetaData md = connection.getMetaData();
-            primaryKey = primaryKey(md, table);
+            primaryKey = PrimaryKeys.of(md, table.schema(), table.name());
             try (ResultSet rs = md.getColumns(null, table.schema(), table.name(), null)) {
                 boolean udtColumn = hasColumn(rs, "SS_UDT_ASSEMBLY_TYPE_NAME");
                 while (rs.next()) {
@@ -176,18 +175,6 @@ public final class JdbcSourceReader implements SourceReader {
             }
         }
         return selected;
-    }
-
-    private static List<String> primaryKey(DatabaseMetaData md, TableRef table) throws SQLException {
-        Map<Integer, String> keys = new TreeMap<>();
-        try (ResultSet rs = md.getPrimaryKeys(null, table.schema(), table.name())) {
-            while (rs.next()) {
-                if (table.name().equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
-                    keys.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
-        }
-        return new ArrayList<>(keys.values());
     }
 
     @Override

@@ -47,19 +47,6 @@ final class SourceCatalogue {
         return out;
     }
 
-    static List<String> primaryKey(DatabaseMetaData md, String schema, String table) throws SQLException {
-        Map<Integer, String> pk = new TreeMap<>();
-        try (ResultSet rs = md.getPrimaryKeys(null, schema, table)) {
-            while (rs.next()) {
-                if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))
-                    && schema.equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
-                    pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
-        }
-        return new ArrayList<>(pk.values());
-    }
-
     /** The unique indexes of the table: name to columns in key order (indexes with a filter are not told apart). */
     static Map<String, List<String>> uniqueIndexes(DatabaseMetaData md, String schema, String table)
         throws SQLException {

@@ -124,7 +124,7 @@ final class SourceChecks {
         }
         findings.pass("source_table", where + " has " + tableColumns.size() + " columns");
         reading = "the table's primary key";
-        List<String> primaryKey = SourceCatalogue.primaryKey(md, l.schema(), l.table());
+        List<String> primaryKey = io.dpone.source.PrimaryKeys.of(md, l.schema(), l.table());
         List<Meta> captured = cdc() ? cdcCaptured(c, md, l, tableColumns) : ctCaptured(c, l, tableColumns, primaryKey);
         reading = "the source alias's permissions";
         new SourcePermissions(options, findings).check(c, l, captured != null);

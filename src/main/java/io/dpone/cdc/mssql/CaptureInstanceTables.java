@@ -5,12 +5,9 @@ import io.dpone.error.DponeException;
 import io.dpone.source.SourceCatalog;
 import io.dpone.source.TablePatterns;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The source tables a multi-table stream's include patterns match, resolved against SQL Server CDC's capture
@@ -83,17 +80,11 @@ public final class CaptureInstanceTables {
     }
 
     private static List<String> primaryKey(Connection source, String schema, String table) {
-        Map<Integer, String> keys = new TreeMap<>();
-        try (ResultSet rs = source.getMetaData().getPrimaryKeys(null, schema, table)) {
-            while (rs.next()) {
-                if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
-                    keys.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
+        try {
+            return io.dpone.source.PrimaryKeys.of(source.getMetaData(), schema, table);
         } catch (SQLException e) {
             throw new DponeException(BlockerCode.SOURCE_READ_FAILED, "source.catalog",
                 "cannot read the primary key of " + schema + "." + table + " (SQLState " + e.getSQLState() + ")");
         }
-        return new ArrayList<>(keys.values());
     }
 }

@@ -17,8 +17,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -171,15 +169,7 @@ public record PayloadColumns(List<Column> columns, List<String> primaryKey) {
         if (!blockers.isEmpty()) {
             throw new DponeException(blockers);
         }
-        Map<Integer, String> pk = new TreeMap<>();
-        try (ResultSet rs = md.getPrimaryKeys(null, schema, table)) {
-            while (rs.next()) {
-                if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))) {
-                    pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
-        }
-        return new PayloadColumns(columns, new ArrayList<>(pk.values()));
+        return new PayloadColumns(columns, io.dpone.source.PrimaryKeys.of(md, schema, table));
     }
 
     /** What {@link #eachColumn} does with one row of {@link DatabaseMetaData#getColumns}. */
